@@ -1,0 +1,25 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Tracking",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "Tracking", targets: ["Tracking"]),
+        .library(name: "TrackingTestKit", targets: ["TrackingTestKit"]),
+    ],
+    targets: [
+        // MARK: Tracking: the core, zero dependencies
+        .target(
+            name: "Tracking",
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]
+        ),
+        // MARK: TrackingTestKit: recording plugin, expectations, journey snapshots
+        .target(
+            name: "TrackingTestKit",
+            dependencies: ["Tracking"],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,61 @@
+import Foundation
+
+/// A plugin that prints one readable line per event, for development.
+///
+/// `Cart  checkout · pay  {"quantity":2}`: category, name, action and userData, plus any flags.
+/// Colour is used only when writing to a terminal.
+public struct ConsoleReporter: EventReporterPlugin {
+    private let output: ConsoleOutput
+    private let colors: Bool
+
+    /// Creates a console plugin that writes to `stream`.
+    /// - Parameters:
+    ///   - stream: where lines go; a class-based stream lets a test read them back.
+    ///   - colors: whether to use ANSI colours. Defaults to `false` for an injected stream.
+    public init(stream: some TextOutputStream & Sendable, colors: Bool = false) {
+        self.output = ConsoleOutput(stream: stream)
+        self.colors = colors
+    }
+
+    /// A console plugin on standard output, coloured when standard output is a terminal.
+    public static func standardOutput() -> ConsoleReporter {
+        ConsoleReporter(stream: StandardOutputStream(), colors: isatty(STDOUT_FILENO) == 1)
+    }
+
+    /// Writes the event's line.
+    public func send(_ event: TrackedEvent) -> Receipt? {
+        let line = format(event)
+        output.write(line + "\n")
+        return Receipt(plugin: "console", eventID: event.id, form: line)
+    }
+
+    /// The line printed for an event.
+    public func format(_ event: TrackedEvent) -> String {
+        let data = event.userData.isEmpty ? "" : "  " + JSONText.encode(.object(event.userData))
+        let flags = event.flags.isEmpty ? "" : "  ⚑ " + event.flags.map(\.description).joined(separator: ", ")
+        guard colors else { return "[\(event.category)] \(event.name) · \(event.action)\(data)\(flags)" }
+        return "\u{1B}[1;36m[\(event.category)]\u{1B}[0m \u{1B}[1m\(event.name)\u{1B}[0m · \(event.action)"
+            + "\u{1B}[2m\(data)\u{1B}[0m" + (flags.isEmpty ? "" : "\u{1B}[33m\(flags)\u{1B}[0m")
+    }
+}
+
+/// Standard output as a `TextOutputStream`, flushed per write.
+public struct StandardOutputStream: TextOutputStream, Sendable {
+    /// Creates the stream.
+    public init() {}
+    /// Writes `string` to standard output.
+    public mutating func write(_ string: String) {
+        FileHandle.standardOutput.write(Data(string.utf8))
+    }
+}
+
+/// Serialises writes to one stream from many threads.
+private final class ConsoleOutput: @unchecked Sendable {
+    // Safe: `stream` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var stream: any TextOutputStream
+
+    init(stream: some TextOutputStream) { self.stream = stream }
+
+    func write(_ text: String) { lock.withLock { stream.write(text) } }
+}

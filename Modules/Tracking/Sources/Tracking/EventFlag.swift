@@ -1,0 +1,26 @@
+/// Something a stage noticed about an event: a data-quality finding that travels with it.
+///
+/// Flags are reported, stored and delivered; they never drop the event.
+public struct EventFlag: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// A stable, machine-readable code, for example `invalid_pair` or `unknown_field`.
+    public var code: String
+    /// What exactly: the field, the earlier event id, the expected values.
+    public var detail: String?
+
+    /// Creates a flag.
+    public init(code: String, detail: String? = nil) {
+        self.code = code
+        self.detail = detail
+    }
+
+    /// `code` or `code(detail)`.
+    public var description: String { detail.map { "\(code)(\($0))" } ?? code }
+
+    /// The name/action pair is not one the feature declared valid.
+    public static func invalidPair(name: String, action: String) -> EventFlag {
+        EventFlag(code: "invalid_pair", detail: "\(name)/\(action)")
+    }
+
+    /// A double in the data is NaN or infinite and was written as a string.
+    public static let nonFiniteNumber = EventFlag(code: "non_finite_number")
+}

@@ -1,0 +1,180 @@
+import Foundation
+
+/// A fast, allocation-light JSON writer that appends UTF-8 bytes to a buffer.
+///
+/// Used on hot paths (persisting an event, encoding a batch) where `JSONEncoder` is too slow.
+/// Keys are written in the order given; ``UserData`` objects are written with sorted keys, so
+/// the same data always produces the same bytes.
+public struct JSONWriter: Sendable {
+    /// The bytes written so far.
+    public private(set) var bytes: [UInt8]
+
+    /// Creates a writer.
+    /// - Parameter capacity: bytes to reserve up front.
+    public init(capacity: Int = 256) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// The bytes written so far, as a string.
+    public var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Appends raw, already-valid JSON bytes.
+    public mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends raw, already-valid JSON bytes.
+    public mutating func raw(bytes other: some Collection<UInt8>) { bytes.append(contentsOf: other) }
+
+    /// Appends a JSON string literal, escaped.
+    public mutating func string(_ value: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var utf8 = value.utf8
+        let fast: Void? = utf8.withContiguousStorageIfAvailable { buffer in
+            appendEscaped(buffer)
+        }
+        if fast == nil {
+            utf8 = value.utf8
+            appendEscaped(Array(utf8))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func appendEscaped(_ buffer: some Collection<UInt8>) {
+        var start = buffer.startIndex
+        var index = start
+        while index != buffer.endIndex {
+            let byte = buffer[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                bytes.append(contentsOf: buffer[start..<index])
+                appendEscape(byte)
+                start = buffer.index(after: index)
+            }
+            index = buffer.index(after: index)
+        }
+        bytes.append(contentsOf: buffer[start..<index])
+    }
+
+    private mutating func appendEscape(_ byte: UInt8) {
+        bytes.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
+        case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
+        case 0x0A: bytes.append(UInt8(ascii: "n"))
+        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        case 0x09: bytes.append(UInt8(ascii: "t"))
+        default:
+            let hex: [UInt8] = Array("0123456789abcdef".utf8)
+            bytes.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+        }
+    }
+
+    /// Appends an integer.
+    public mutating func int(_ value: some BinaryInteger) {
+        if value == 0 { bytes.append(UInt8(ascii: "0")); return }
+        var digits: [UInt8] = []
+        var magnitude = value.magnitude
+        while magnitude > 0 {
+            digits.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        }
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        bytes.append(contentsOf: digits.reversed())
+    }
+
+    /// Appends a double; a non-finite one is written as the string `"NaN"`, `"Infinity"` or
+    /// `"-Infinity"`, since JSON has no form for it.
+    public mutating func double(_ value: Double) {
+        if value.isFinite {
+            bytes.append(contentsOf: value.description.utf8)
+        } else {
+            string(JSONText.nonFiniteName(value))
+        }
+    }
+
+    /// Appends `true` or `false`.
+    public mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }
+
+    /// Appends `null`.
+    public mutating func null() { raw("null") }
+
+    /// Appends a date as an ISO-8601 string with milliseconds, in UTC.
+    public mutating func date(_ value: Date) { string(JSONText.iso8601(value)) }
+
+    /// Appends a ``UserDataValue``.
+    public mutating func value(_ value: UserDataValue) {
+        switch value {
+        case .string(let text): string(text)
+        case .int(let number): int(number)
+        case .double(let number): double(number)
+        case .bool(let flag): bool(flag)
+        case .date(let date): self.date(date)
+        case .array(let values):
+            bytes.append(UInt8(ascii: "["))
+            for (index, element) in values.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                self.value(element)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let values): object(values)
+        case .null: null()
+        }
+    }
+
+    /// Appends an object with its keys sorted.
+    public mutating func object(_ values: [String: UserDataValue]) {
+        bytes.append(UInt8(ascii: "{"))
+        for (index, key) in values.keys.sorted().enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            string(key)
+            bytes.append(UInt8(ascii: ":"))
+            // Force unwrap is safe: the key comes from the dictionary itself.
+            value(values[key]!)
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+}
+
+/// Small JSON text helpers shared by the encoders.
+public enum JSONText {
+    /// Encodes a value as compact JSON text.
+    public static func encode(_ value: UserDataValue) -> String {
+        var writer = JSONWriter()
+        writer.value(value)
+        return writer.string
+    }
+
+    /// The string a non-finite double is written as: `NaN`, `Infinity` or `-Infinity`.
+    public static func nonFiniteName(_ value: Double) -> String {
+        value.isNaN ? "NaN" : (value > 0 ? "Infinity" : "-Infinity")
+    }
+
+    /// Formats a date as ISO-8601 in UTC with milliseconds, `2026-11-21T10:00:00.123Z`.
+    ///
+    /// Pure arithmetic (no formatter, no locale), so it is fast and thread-safe.
+    public static func iso8601(_ date: Date) -> String {
+        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        var days = totalMilliseconds >= 0 ? totalMilliseconds / 86_400_000 : (totalMilliseconds - 86_399_999) / 86_400_000
+        let millisOfDay = totalMilliseconds - days * 86_400_000
+        // Civil-from-days (Howard Hinnant's algorithm).
+        days += 719_468
+        let era = (days >= 0 ? days : days - 146_096) / 146_097
+        let dayOfEra = days - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthPrime = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthPrime + 2) / 5 + 1
+        let month = monthPrime < 10 ? monthPrime + 3 : monthPrime - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let hour = millisOfDay / 3_600_000
+        let minute = millisOfDay / 60_000 % 60
+        let second = millisOfDay / 1000 % 60
+        let millisecond = millisOfDay % 1000
+        func pad(_ value: Int64, _ width: Int) -> String {
+            let text = String(value)
+            return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(millisecond, 3))Z"
+    }
+}

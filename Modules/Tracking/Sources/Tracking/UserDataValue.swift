@@ -1,0 +1,134 @@
+import Foundation
+
+/// The data attached to an event: typed values by key.
+public typealias UserData = [String: UserDataValue]
+
+/// A typed value in an event's ``UserData``: a string, number, boolean, date, list, object or null.
+///
+/// Literals make it read naturally: `["cardType": "Mastercard", "quantity": 3, "gift": true]`.
+///
+/// Encoded as plain JSON. A ``date(_:)`` encodes as an ISO-8601 string with milliseconds
+/// (`2026-11-21T10:00:00.000Z`), so it decodes back as a ``string(_:)``. Non-finite doubles
+/// (NaN, ±infinity) have no JSON form: they encode as the strings `"NaN"`, `"Infinity"` and
+/// `"-Infinity"`, and ``TrackedEvent`` flags them with ``EventFlag/nonFiniteNumber``.
+public enum UserDataValue: Sendable, Hashable {
+    case string(String)
+    case int(Int)
+    case double(Double)
+    case bool(Bool)
+    case date(Date)
+    case array([UserDataValue])
+    case object([String: UserDataValue])
+    case null
+
+    /// The string, if this is a string.
+    public var stringValue: String? { if case .string(let value) = self { value } else { nil } }
+    /// The integer, if this is an integer.
+    public var intValue: Int? { if case .int(let value) = self { value } else { nil } }
+    /// The number as a double, if this is an integer or a double.
+    public var doubleValue: Double? {
+        switch self {
+        case .double(let value): value
+        case .int(let value): Double(value)
+        default: nil
+        }
+    }
+    /// The boolean, if this is a boolean.
+    public var boolValue: Bool? { if case .bool(let value) = self { value } else { nil } }
+
+    /// The name of the value's type as used in contracts and messages: `string`, `integer`,
+    /// `number`, `boolean`, `date`, `array`, `object` or `null`.
+    public var typeName: String {
+        switch self {
+        case .string: "string"
+        case .int: "integer"
+        case .double: "number"
+        case .bool: "boolean"
+        case .date: "date"
+        case .array: "array"
+        case .object: "object"
+        case .null: "null"
+        }
+    }
+
+    /// Whether this value, or any value nested in it, is a NaN or infinite double.
+    public var containsNonFiniteNumber: Bool {
+        switch self {
+        case .double(let value): !value.isFinite
+        case .array(let values): values.contains { $0.containsNonFiniteNumber }
+        case .object(let values): values.values.contains { $0.containsNonFiniteNumber }
+        default: false
+        }
+    }
+}
+
+extension UserDataValue: ExpressibleByStringLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+}
+
+extension UserDataValue: ExpressibleByIntegerLiteral {
+    public init(integerLiteral value: Int) { self = .int(value) }
+}
+
+extension UserDataValue: ExpressibleByFloatLiteral {
+    public init(floatLiteral value: Double) { self = .double(value) }
+}
+
+extension UserDataValue: ExpressibleByBooleanLiteral {
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+}
+
+extension UserDataValue: ExpressibleByArrayLiteral {
+    public init(arrayLiteral elements: UserDataValue...) { self = .array(elements) }
+}
+
+extension UserDataValue: ExpressibleByDictionaryLiteral {
+    public init(dictionaryLiteral elements: (String, UserDataValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}
+
+extension UserDataValue: ExpressibleByNilLiteral {
+    public init(nilLiteral: ()) { self = .null }
+}
+
+extension UserDataValue: CustomStringConvertible {
+    /// The value as compact JSON.
+    public var description: String { JSONText.encode(self) }
+}
+
+extension UserDataValue: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Int.self) {
+            self = .int(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .double(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([UserDataValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: UserDataValue].self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let value): try container.encode(value)
+        case .int(let value): try container.encode(value)
+        case .double(let value):
+            if value.isFinite { try container.encode(value) } else { try container.encode(JSONText.nonFiniteName(value)) }
+        case .bool(let value): try container.encode(value)
+        case .date(let value): try container.encode(JSONText.iso8601(value))
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        case .null: try container.encodeNil()
+        }
+    }
+}

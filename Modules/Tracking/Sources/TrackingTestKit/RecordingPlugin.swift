@@ -1,0 +1,51 @@
+import Foundation
+import Tracking
+
+/// A plugin that records every event and receipt, for tests. Thread-safe.
+///
+/// ```swift
+/// let recorder = RecordingPlugin()
+/// let basket = BasketStepper(reporter: EventReporter(plugins: [recorder]))
+/// basket.increment()
+/// try recorder.expect(Cart.self, [(.add, .select)])
+/// ```
+public final class RecordingPlugin: EventReporterPlugin, @unchecked Sendable {
+    // Safe: `recordedEvents` and `recordedReceipts` are only touched while holding `lock`.
+    private let lock = NSLock()
+    private var recordedEvents: [TrackedEvent] = []
+    private var recordedReceipts: [Receipt] = []
+    private let name: String
+
+    /// Creates a recorder.
+    /// - Parameter name: the plugin name its receipts carry. Defaults to `"recording"`.
+    public init(name: String = "recording") { self.name = name }
+
+    /// Every event received, in order.
+    public var events: [TrackedEvent] { lock.withLock { recordedEvents } }
+
+    /// Every receipt this plugin issued, in order.
+    public var receipts: [Receipt] { lock.withLock { recordedReceipts } }
+
+    /// Records the event and returns a receipt whose form is the event's one-line description.
+    public func send(_ event: TrackedEvent) -> Receipt? {
+        let receipt = Receipt(plugin: name, eventID: event.id, form: event.description)
+        lock.withLock {
+            recordedEvents.append(event)
+            recordedReceipts.append(receipt)
+        }
+        return receipt
+    }
+
+    /// Forgets everything recorded.
+    public func reset() {
+        lock.withLock {
+            recordedEvents.removeAll()
+            recordedReceipts.removeAll()
+        }
+    }
+
+    /// The recorded events of one feature, as `(name, action, userData)`.
+    public func events<T: EventType>(of feature: T.Type) -> [TrackedEvent] {
+        events.filter { $0.category == T.category }
+    }
+}
