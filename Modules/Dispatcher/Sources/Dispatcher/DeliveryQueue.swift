@@ -1,0 +1,25 @@
+import Foundation
+
+/// The store as the delivery loop sees it: claim a page of due events, then settle each one.
+///
+/// ``EventStore`` is the real one (SQLite); tests may use an in-memory one. Every method is
+/// called from the single delivery task of a destination, never concurrently for one queue.
+public protocol DeliveryQueue: Sendable {
+    /// Marks up to `limit` pending events that are due at `now` (and fit `maxBytes` together,
+    /// always at least one) as in flight and returns them, oldest first.
+    func claimBatch(limit: Int, maxBytes: Int, now: Date) throws -> [StoredEvent]
+
+    /// Removes acknowledged events, in one transaction.
+    func acknowledge(_ ids: [UUID]) throws
+
+    /// Returns in-flight events to pending, counting an attempt and keeping the error, with
+    /// their next attempt not before `nextAttemptAt`.
+    func scheduleRetry(_ ids: [UUID], nextAttemptAt: Date, error: String) throws
+
+    /// Moves events to the rejected state (kept, counted, visible), counting an attempt.
+    func reject(_ ids: [UUID], reason: String) throws
+
+    /// Returns in-flight events to pending without counting an attempt (after a crash, or when
+    /// a batch is split and re-queued).
+    func release(_ ids: [UUID]) throws
+}

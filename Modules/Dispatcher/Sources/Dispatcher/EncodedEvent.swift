@@ -1,0 +1,99 @@
+import Foundation
+import Tracking
+
+/// An event in the form the Dispatcher persists and delivers: scalar fields plus the
+/// userData, context and flags already encoded as compact JSON.
+///
+/// Encoding happens once, on the sender's thread; wire encoders splice these JSON fragments
+/// into their payloads without decoding them again.
+public struct EncodedEvent: Sendable, Equatable {
+    /// The event id (UUIDv7), the delivery idempotency key.
+    public var id: UUID
+    /// When the event was sent, in milliseconds since 1970.
+    public var timestampMilliseconds: Int64
+    /// The category.
+    public var category: String
+    /// The name.
+    public var name: String
+    /// The action.
+    public var action: String
+    /// `userData` as a JSON object, keys sorted.
+    public var userDataJSON: [UInt8]
+    /// `context` as a JSON object, keys sorted.
+    public var contextJSON: [UInt8]
+    /// `flags` as a JSON array of `{"code":…,"detail":…}` objects.
+    public var flagsJSON: [UInt8]
+
+    /// Encodes an event.
+    public init(_ event: TrackedEvent) {
+        id = event.id
+        timestampMilliseconds = Int64((event.timestamp.timeIntervalSince1970 * 1000).rounded(.down))
+        category = event.category
+        name = event.name
+        action = event.action
+        var writer = JSONWriter(capacity: 128)
+        writer.object(event.userData)
+        userDataJSON = writer.bytes
+        writer = JSONWriter(capacity: event.context.isEmpty ? 2 : 256)
+        writer.object(event.context)
+        contextJSON = writer.bytes
+        writer = JSONWriter(capacity: 2)
+        writer.raw("[")
+        for (index, flag) in event.flags.enumerated() {
+            if index > 0 { writer.raw(",") }
+            writer.raw("{\"code\":")
+            writer.string(flag.code)
+            if let detail = flag.detail {
+                writer.raw(",\"detail\":")
+                writer.string(detail)
+            }
+            writer.raw("}")
+        }
+        writer.raw("]")
+        flagsJSON = writer.bytes
+    }
+
+    /// Creates an encoded event from its parts (as read back from a store or journal).
+    public init(
+        id: UUID, timestampMilliseconds: Int64, category: String, name: String, action: String,
+        userDataJSON: [UInt8], contextJSON: [UInt8], flagsJSON: [UInt8]
+    ) {
+        self.id = id
+        self.timestampMilliseconds = timestampMilliseconds
+        self.category = category
+        self.name = name
+        self.action = action
+        self.userDataJSON = userDataJSON
+        self.contextJSON = contextJSON
+        self.flagsJSON = flagsJSON
+    }
+
+    /// The event's timestamp.
+    public var timestamp: Date { Date(timeIntervalSince1970: Double(timestampMilliseconds) / 1000) }
+
+    /// The bytes this event occupies in a payload, roughly: used for byte limits.
+    public var approximateSize: Int {
+        64 + category.utf8.count + name.utf8.count + action.utf8.count
+            + userDataJSON.count + contextJSON.count + flagsJSON.count
+    }
+
+    /// Decodes the event back into a ``Tracking/TrackedEvent`` (for the monitor and tests).
+    public func decoded() throws -> TrackedEvent {
+        let decoder = JSONDecoder()
+        return TrackedEvent(
+            id: id,
+            timestamp: timestamp,
+            category: category,
+            name: name,
+            action: action,
+            userData: try decoder.decode(UserData.self, from: Data(userDataJSON)),
+            context: try decoder.decode(UserData.self, from: Data(contextJSON)),
+            flags: try decoder.decode([EventFlag].self, from: Data(flagsJSON))
+        )
+    }
+
+    /// The flag codes, decoded from ``flagsJSON``; empty when it cannot be read.
+    public var flagCodes: [String] {
+        ((try? JSONDecoder().decode([EventFlag].self, from: Data(flagsJSON))) ?? []).map(\.description)
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Where an event is in its life in the store.
+public enum EventStatus: String, Sendable, Codable, CaseIterable {
+    /// Persisted, waiting for delivery (or for its next retry).
+    case pending
+    /// Part of the batch currently being delivered.
+    case inFlight = "in_flight"
+    /// Refused by the destination or past its attempts or age: kept, counted, visible.
+    case rejected
+    /// Acknowledged by the destination. Only seen in the journey: a delivered row leaves the store.
+    case delivered
+}
+
+/// One row of the store: an event and its delivery state.
+public struct StoredEvent: Sendable, Equatable {
+    /// The store's own sequence number, time-ordered: the order of delivery.
+    public var sequence: Int64
+    /// The event.
+    public var event: EncodedEvent
+    /// Its status.
+    public var status: EventStatus
+    /// Delivery attempts made so far.
+    public var attempts: Int
+    /// When it was first persisted.
+    public var createdAt: Date
+    /// The earliest time of its next delivery attempt, when pending after a failure.
+    public var nextAttemptAt: Date?
+    /// The last error or rejection reason.
+    public var lastError: String?
+
+    /// Creates a row.
+    public init(
+        sequence: Int64, event: EncodedEvent, status: EventStatus, attempts: Int, createdAt: Date,
+        nextAttemptAt: Date? = nil, lastError: String? = nil
+    ) {
+        self.sequence = sequence
+        self.event = event
+        self.status = status
+        self.attempts = attempts
+        self.createdAt = createdAt
+        self.nextAttemptAt = nextAttemptAt
+        self.lastError = lastError
+    }
+}

@@ -1,0 +1,80 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let tracking = Target.Dependency.product(name: "Tracking", package: "Tracking")
+let trackingTestKit = Target.Dependency.product(name: "TrackingTestKit", package: "Tracking")
+let dispatcher = Target.Dependency.product(name: "Dispatcher", package: "Dispatcher")
+let dispatcherTestKit = Target.Dependency.product(name: "DispatcherTestKit", package: "Dispatcher")
+
+let package = Package(
+    name: "TrackingWorkspace",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .executable(name: "demo", targets: ["demo"]),
+    ],
+    dependencies: [
+        .package(path: "Modules/Tracking"),
+        .package(path: "Modules/Dispatcher"),
+        .package(path: "Modules/Basket"),
+        .package(path: "Modules/Onboarding"),
+        .package(path: "Modules/Wishlist"),
+    ],
+    targets: [
+        // MARK: demo: the command-line program that composes everything
+        .executableTarget(
+            name: "demo",
+            dependencies: [
+                tracking, dispatcher,
+                .product(name: "Basket", package: "Basket"),
+                .product(name: "Onboarding", package: "Onboarding"),
+                .product(name: "Wishlist", package: "Wishlist"),
+            ],
+            path: "Demo",
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Tracking core
+        .testTarget(name: "TrackingTests", dependencies: [tracking, trackingTestKit], swiftSettings: strictSettings),
+
+        // MARK: Feature packages
+        .testTarget(
+            name: "BasketTests",
+            dependencies: [.product(name: "Basket", package: "Basket"), tracking, trackingTestKit],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "OnboardingTests",
+            dependencies: [.product(name: "Onboarding", package: "Onboarding"), tracking, trackingTestKit],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "WishlistTests",
+            dependencies: [.product(name: "Wishlist", package: "Wishlist"), tracking, trackingTestKit],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Dispatcher
+        .target(name: "TestSupport", dependencies: [tracking], path: "Tests/TestSupport", swiftSettings: strictSettings),
+        .testTarget(
+            name: "StoreTests",
+            dependencies: [dispatcher, dispatcherTestKit, tracking, trackingTestKit, "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "DeliveryTests",
+            dependencies: [dispatcher, dispatcherTestKit, tracking, trackingTestKit, "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "DispatcherTests",
+            dependencies: [dispatcher, dispatcherTestKit, tracking, trackingTestKit, "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
