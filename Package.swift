@@ -8,6 +8,7 @@ let strictSettings: [SwiftSetting] = [
 
 let tracking = Target.Dependency.product(name: "Tracking", package: "Tracking")
 let trackingTestKit = Target.Dependency.product(name: "TrackingTestKit", package: "Tracking")
+let dataQuality = Target.Dependency.product(name: "DataQuality", package: "Tracking")
 let dispatcher = Target.Dependency.product(name: "Dispatcher", package: "Dispatcher")
 let dispatcherTestKit = Target.Dependency.product(name: "DispatcherTestKit", package: "Dispatcher")
 
@@ -29,7 +30,7 @@ let package = Package(
         .executableTarget(
             name: "demo",
             dependencies: [
-                tracking, dispatcher,
+                tracking, dataQuality, dispatcher,
                 .product(name: "Basket", package: "Basket"),
                 .product(name: "Onboarding", package: "Onboarding"),
                 .product(name: "Wishlist", package: "Wishlist"),
@@ -40,6 +41,8 @@ let package = Package(
 
         // MARK: Tracking core
         .testTarget(name: "TrackingTests", dependencies: [tracking, trackingTestKit], swiftSettings: strictSettings),
+
+        .testTarget(name: "DataQualityTests", dependencies: [tracking, trackingTestKit, dataQuality], swiftSettings: strictSettings),
 
         // MARK: Feature packages
         .testTarget(

@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Tracking", targets: ["Tracking"]),
         .library(name: "TrackingTestKit", targets: ["TrackingTestKit"]),
+        .library(name: "DataQuality", targets: ["DataQuality"]),
     ],
     targets: [
         // MARK: Tracking: the core, zero dependencies
@@ -17,6 +18,12 @@ let package = Package(
         // MARK: TrackingTestKit: recording plugin, expectations, journey snapshots
         .target(
             name: "TrackingTestKit",
+            dependencies: ["Tracking"],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]
+        ),
+        // MARK: DataQuality: contract, hydration, identity and sessions, duplicates, privacy
+        .target(
+            name: "DataQuality",
             dependencies: ["Tracking"],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]
         ),
