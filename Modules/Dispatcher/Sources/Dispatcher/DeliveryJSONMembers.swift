@@ -1,0 +1,137 @@
+import Foundation
+
+/// The top-level members of a compact JSON object, found by scanning its bytes once without
+/// decoding: lets wire encoders pick out or rename a few keys and splice the rest verbatim.
+///
+/// The input is trusted to be valid JSON (it was written by ``Tracking/JSONWriter``); malformed
+/// input yields the members found before the fault, never a crash.
+struct DeliveryJSONMembers {
+    /// One `"key": value` member: byte ranges into the scanned buffer.
+    struct Member {
+        /// The key's bytes between the quotes, still escaped.
+        var key: Range<Int>
+        /// The value's bytes, as written.
+        var value: Range<Int>
+    }
+
+    /// The scanned bytes.
+    let bytes: [UInt8]
+    /// The members, in order.
+    private(set) var members: [Member] = []
+
+    /// Scans `bytes`, which should hold one JSON object.
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        members = Self.scan(bytes)
+    }
+
+    /// Whether the object has no members.
+    var isEmpty: Bool { members.isEmpty }
+
+    /// Whether the key of `member` equals `name` (compared as raw bytes).
+    func key(of member: Member, is name: String) -> Bool {
+        var utf8 = name.utf8.makeIterator()
+        for index in member.key {
+            guard let byte = utf8.next(), byte == bytes[index] else { return false }
+        }
+        return utf8.next() == nil
+    }
+
+    /// The member named `name`, if any.
+    func member(named name: String) -> Member? {
+        members.first { key(of: $0, is: name) }
+    }
+
+    /// The value of `name` when it is a JSON string, decoded.
+    func string(named name: String) -> String? {
+        guard let member = member(named: name), member.value.count >= 2,
+              bytes[member.value.lowerBound] == UInt8(ascii: "\"") else { return nil }
+        let inner = bytes[(member.value.lowerBound + 1)..<(member.value.upperBound - 1)]
+        if !inner.contains(UInt8(ascii: "\\")) { return String(decoding: inner, as: UTF8.self) }
+        return try? JSONDecoder().decode(String.self, from: Data(bytes[member.value]))
+    }
+
+    /// The raw value bytes of `name`, if present.
+    func rawValue(named name: String) -> ArraySlice<UInt8>? {
+        member(named: name).map { bytes[$0.value] }
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    /// Returns the index just past the string starting at `start` (which holds the quote).
+    private static func endOfString(_ bytes: [UInt8], from start: Int) -> Int {
+        var index = start + 1
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\\"): index += 2
+            case UInt8(ascii: "\""): return index + 1
+            default: index += 1
+            }
+        }
+        return bytes.count
+    }
+
+    /// Returns the index just past the value starting at `start`.
+    private static func endOfValue(_ bytes: [UInt8], from start: Int) -> Int {
+        guard start < bytes.count else { return start }
+        switch bytes[start] {
+        case UInt8(ascii: "\""):
+            return endOfString(bytes, from: start)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            var depth = 0
+            var index = start
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "\""):
+                    index = endOfString(bytes, from: index)
+                    continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    depth += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    if depth == 0 { return index + 1 }
+                default: break
+                }
+                index += 1
+            }
+            return bytes.count
+        default:
+            var index = start
+            while index < bytes.count, bytes[index] != UInt8(ascii: ","), bytes[index] != UInt8(ascii: "}"),
+                  bytes[index] != UInt8(ascii: "]"), !isSpace(bytes[index]) {
+                index += 1
+            }
+            return index
+        }
+    }
+
+    private static func scan(_ bytes: [UInt8]) -> [Member] {
+        var found: [Member] = []
+        var index = 0
+        func skipSpace() { while index < bytes.count, isSpace(bytes[index]) { index += 1 } }
+        skipSpace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return [] }
+        index += 1
+        while true {
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return found }
+            let keyEnd = endOfString(bytes, from: index)
+            guard keyEnd <= bytes.count, keyEnd - index >= 2 else { return found }
+            let key = (index + 1)..<(keyEnd - 1)
+            index = keyEnd
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return found }
+            index += 1
+            skipSpace()
+            let valueStart = index
+            index = endOfValue(bytes, from: valueStart)
+            guard index > valueStart else { return found }
+            found.append(Member(key: key, value: valueStart..<index))
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ",") else { return found }
+            index += 1
+        }
+    }
+}

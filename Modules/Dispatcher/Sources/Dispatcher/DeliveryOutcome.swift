@@ -1,0 +1,33 @@
+import Foundation
+
+/// What happened to the events of a request that were sent, as a destination classifies it.
+public enum DeliveryOutcome: Sendable, Equatable {
+    /// The destination acknowledged every event sent.
+    case delivered
+    /// A temporary failure: network error, timeout, 408, 429 or 5xx. Retry later, no sooner
+    /// than `retryAfter` when the server said so.
+    case retry(reason: String, retryAfter: RetryAfter?)
+    /// The request was too large (413): split the batch.
+    case tooLarge(reason: String)
+    /// The destination refused the events for good (400, 422, other 4xx).
+    case rejected(reason: String)
+
+    /// Classifies an HTTP response: 2xx delivered; 408, 429 and 5xx retry (with `Retry-After`);
+    /// 413 too large; every other status rejected.
+    public init(response: HTTPResponse) {
+        let status = response.statusCode
+        let reason = "HTTP \(status)" + (response.body.isEmpty ? "" : ": " + response.bodySnippet())
+        switch status {
+        case 200..<300: self = .delivered
+        case 408, 429, 500..<600:
+            self = .retry(reason: reason, retryAfter: response.header("Retry-After").flatMap(RetryAfter.init(headerValue:)))
+        case 413: self = .tooLarge(reason: reason)
+        default: self = .rejected(reason: reason)
+        }
+    }
+
+    /// Classifies a transport failure: always a retry.
+    public init(error: TransportError) {
+        self = .retry(reason: error.description, retryAfter: nil)
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// What one delivery round did.
+public struct DeliveryReport: Sendable, Equatable {
+    /// Events acknowledged by the destination and removed.
+    public var delivered = 0
+    /// Events scheduled for a later attempt.
+    public var retried = 0
+    /// Events moved to the rejected state.
+    public var rejected = 0
+    /// Requests (or file appends) made.
+    public var requests = 0
+    /// The last failure: a delivery reason or a queue error.
+    public var lastError: String?
+    /// Why the round ended.
+    public var stopReason: DeliveryStopReason = .drained
+    /// The earliest next-attempt time among events this round scheduled for retry.
+    public var earliestNextAttempt: Date?
+
+    /// Creates an empty report.
+    public init() {}
+
+    /// Whether the round ended with events that may be due now (deadline, stop or queue error).
+    /// False when the queue had nothing due, and when the round backed off after a failure
+    /// (see ``earliestNextAttempt``).
+    public var hasDueEvents: Bool {
+        switch stopReason {
+        case .drained, .backingOff: false
+        case .deadline, .stopped, .queueError: true
+        }
+    }
+}

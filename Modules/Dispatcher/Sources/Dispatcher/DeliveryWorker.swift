@@ -1,0 +1,237 @@
+import Foundation
+
+/// Delivers events from a ``DeliveryQueue`` to one ``Destination``, one request in flight.
+///
+/// A round claims a batch (at most ``DeliveryWorkerConfiguration/deliverySize`` events within
+/// the destination's ``Destination/maxBatchBytes``), delivers it, and settles every event:
+/// acknowledged, scheduled for retry, or rejected; a 413 splits the batch in halves that are
+/// delivered in turn (a single event that is too large is rejected). A failed batch ends the
+/// round, so a struggling collector is not hammered. Every event claimed is settled before the
+/// round returns: none is left in flight.
+///
+/// Rounds never overlap: a call made while a round runs waits for it, then runs its own.
+public actor DeliveryWorker {
+    /// Where the worker is in its life.
+    public enum State: Sendable, Equatable {
+        /// Waiting for a round.
+        case idle
+        /// A round is running.
+        case delivering
+        /// Stopped: rounds return at once.
+        case stopped
+    }
+
+    /// The current state.
+    public private(set) var state: State = .idle
+    /// The destination delivered to.
+    public nonisolated let destination: any Destination
+    /// The configuration.
+    public nonisolated let configuration: DeliveryWorkerConfiguration
+    private let queue: any DeliveryQueue
+    private let observer: (@Sendable (DeliveryAttempt) -> Void)?
+    private let progress: (@Sendable (DeliveryReport) -> Void)?
+    private var currentRound: Task<DeliveryReport, Never>?
+
+    /// Creates a worker.
+    /// - Parameters:
+    ///   - queue: where events are claimed and settled.
+    ///   - destination: where they are delivered.
+    ///   - configuration: batch size, retry policy, clock and randomness.
+    ///   - observer: called for every settled attempt, with the events and the decision.
+    ///   - progress: called after every batch with the round's running report.
+    public init(
+        queue: any DeliveryQueue, destination: any Destination,
+        configuration: DeliveryWorkerConfiguration = DeliveryWorkerConfiguration(),
+        observer: (@Sendable (DeliveryAttempt) -> Void)? = nil,
+        progress: (@Sendable (DeliveryReport) -> Void)? = nil
+    ) {
+        self.queue = queue
+        self.destination = destination
+        self.configuration = configuration
+        self.observer = observer
+        self.progress = progress
+    }
+
+    /// Delivers due events until none is left, a batch fails, or `deadline` passes.
+    ///
+    /// A batch already sent when the deadline passes is still settled. Cancelling the calling
+    /// task stops the round after the batch in flight.
+    public func deliverAvailable(deadline: Date) async -> DeliveryReport {
+        while let running = currentRound { _ = await running.value }
+        guard state != .stopped else {
+            var report = DeliveryReport()
+            report.stopReason = .stopped
+            return report
+        }
+        state = .delivering
+        let round = Task { await self.runRound(deadline: deadline) }
+        currentRound = round
+        return await withTaskCancellationHandler {
+            await round.value
+        } onCancel: {
+            round.cancel()
+        }
+    }
+
+    /// Stops the worker: the round in progress finishes its batch, later rounds return at once.
+    public func stop() async {
+        state = .stopped
+        if let running = currentRound { _ = await running.value }
+    }
+
+    // MARK: - The round
+
+    private enum BatchResult {
+        case completed
+        case stop(DeliveryStopReason)
+    }
+
+    private func runRound(deadline: Date) async -> DeliveryReport {
+        var report = DeliveryReport()
+        defer {
+            currentRound = nil
+            if state == .delivering { state = .idle }
+        }
+        while true {
+            if Task.isCancelled || state == .stopped {
+                report.stopReason = .stopped
+                return report
+            }
+            let now = configuration.clock()
+            if now >= deadline {
+                report.stopReason = .deadline
+                return report
+            }
+            let batch: [StoredEvent]
+            do {
+                batch = try queue.claimBatch(limit: configuration.deliverySize, maxBytes: destination.maxBatchBytes, now: now)
+            } catch {
+                report.lastError = "claim failed: \(error)"
+                report.stopReason = .queueError
+                return report
+            }
+            if batch.isEmpty {
+                report.stopReason = .drained
+                return report
+            }
+            let result = await deliver(batch, deadline: deadline, report: &report)
+            progress?(report)
+            if case .stop(let reason) = result {
+                report.stopReason = reason
+                return report
+            }
+        }
+    }
+
+    /// Delivers one batch (splitting on 413) and settles every event of it.
+    private func deliver(_ batch: [StoredEvent], deadline: Date, report: inout DeliveryReport) async -> BatchResult {
+        let result = await destination.deliver(batch, sentAt: configuration.clock())
+        report.requests += 1
+        let now = configuration.clock()
+        var sent = batch
+        if !result.rejectedEvents.isEmpty {
+            let refused = batch.filter { result.rejectedEvents[$0.event.id] != nil }
+            sent = batch.filter { result.rejectedEvents[$0.event.id] == nil }
+            for (reason, events) in Dictionary(grouping: refused, by: { result.rejectedEvents[$0.event.id] ?? "" }) {
+                guard settle(events, .reject(reason: reason), statusCode: nil, at: now, report: &report) else {
+                    release(batch)
+                    return .stop(.queueError)
+                }
+            }
+        }
+        guard !sent.isEmpty else { return .completed }
+
+        let random = configuration.random()
+        var groups: [RetryDecision: [StoredEvent]] = [:]
+        for stored in sent {
+            let decision = configuration.retryPolicy.decide(
+                result.outcome, attempt: stored.attempts + 1, createdAt: stored.createdAt,
+                batchCount: sent.count, now: now, random: random)
+            groups[decision, default: []].append(stored)
+        }
+        var failed = false
+        var splitBatch: [StoredEvent]?
+        for (decision, events) in groups {
+            switch decision {
+            case .split:
+                splitBatch = events
+                continue
+            case .retry:
+                failed = true
+            case .reject:
+                if case .rejected = result.outcome {} else { failed = true }
+            case .acknowledge:
+                break
+            }
+            guard settle(events, decision, statusCode: result.statusCode, at: now, report: &report) else {
+                release(sent)
+                return .stop(.queueError)
+            }
+        }
+        if failed { return .stop(.backingOff) }
+        guard let splitBatch, case .tooLarge(let reason) = result.outcome else { return .completed }
+
+        notify(splitBatch, .split(reason: reason), statusCode: result.statusCode, at: now)
+        let middle = splitBatch.count / 2
+        let halves = [Array(splitBatch[..<middle]), Array(splitBatch[middle...])]
+        for (index, half) in halves.enumerated() {
+            if Task.isCancelled || state == .stopped || configuration.clock() >= deadline {
+                let rest = halves[index...].flatMap { $0 }
+                release(rest)
+                return .stop(Task.isCancelled || state == .stopped ? .stopped : .deadline)
+            }
+            // A split is not a failed attempt: the halves keep their attempt numbers.
+            if case .stop(let reason) = await deliver(half, deadline: deadline, report: &report) {
+                if index == 0 { release(halves[1]) }
+                return .stop(reason)
+            }
+        }
+        return .completed
+    }
+
+    /// Applies a decision to events in the queue, counts it and tells the observer.
+    /// - Returns: false when the queue failed (recorded in the report).
+    private func settle(
+        _ events: [StoredEvent], _ decision: RetryDecision, statusCode: Int?, at now: Date, report: inout DeliveryReport
+    ) -> Bool {
+        let ids = events.map(\.event.id)
+        do {
+            switch decision {
+            case .acknowledge:
+                try queue.acknowledge(ids)
+                report.delivered += ids.count
+            case .retry(let at, let reason):
+                try queue.scheduleRetry(ids, nextAttemptAt: at, error: reason)
+                report.retried += ids.count
+                report.lastError = reason
+                report.earliestNextAttempt = min(report.earliestNextAttempt ?? at, at)
+            case .reject(let reason):
+                try queue.reject(ids, reason: reason)
+                report.rejected += ids.count
+                report.lastError = reason
+            case .split:
+                break
+            }
+        } catch {
+            report.lastError = "settling \(ids.count) events failed: \(error)"
+            return false
+        }
+        notify(events, decision, statusCode: statusCode, at: now)
+        return true
+    }
+
+    private func notify(_ events: [StoredEvent], _ decision: RetryDecision, statusCode: Int?, at now: Date) {
+        guard let observer else { return }
+        observer(DeliveryAttempt(
+            destination: destination.name,
+            events: events.map { DeliveryAttempt.Entry(id: $0.event.id, number: $0.attempts + 1) },
+            decision: decision, statusCode: statusCode, at: now))
+    }
+
+    /// Returns events to pending without counting an attempt; a failure here leaves them in
+    /// flight, where the store's recovery on reopen finds them.
+    private func release(_ events: [StoredEvent]) {
+        guard !events.isEmpty else { return }
+        try? queue.release(events.map(\.event.id))
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// How a ``DeliveryWorker`` claims and retries.
+public struct DeliveryWorkerConfiguration: Sendable {
+    /// The most events in one batch (the byte budget comes from the destination).
+    public var deliverySize: Int
+    /// The retry policy.
+    public var retryPolicy: RetryPolicy
+    /// The current time. Injected for tests.
+    public var clock: @Sendable () -> Date
+    /// A value in `0 ..< 1` for retry jitter. Injected for tests.
+    public var random: @Sendable () -> Double
+
+    /// Creates a configuration.
+    public init(
+        deliverySize: Int = 500, retryPolicy: RetryPolicy = RetryPolicy(),
+        clock: @escaping @Sendable () -> Date = { Date() },
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
+        self.deliverySize = max(1, deliverySize)
+        self.retryPolicy = retryPolicy
+        self.clock = clock
+        self.random = random
+    }
+}

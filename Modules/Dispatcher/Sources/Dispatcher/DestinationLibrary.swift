@@ -1,0 +1,16 @@
+/// The library name and version a destination reports in its payloads.
+public struct DestinationLibrary: Sendable, Equatable {
+    /// The library name.
+    public var name: String
+    /// The library version.
+    public var version: String
+
+    /// Creates a library description.
+    public init(name: String, version: String) {
+        self.name = name
+        self.version = version
+    }
+
+    /// This framework: `swift-tracking` `0.1.0`.
+    public static let tracking = DestinationLibrary(name: "swift-tracking", version: "0.1.0")
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Checks and prepares the URL a destination sends to.
+///
+/// HTTPS is required unless the host is a loopback address (`127.0.0.0/8`, `::1`,
+/// `localhost`), so nothing travels in clear text off the device.
+public enum EndpointURL {
+    /// Returns `url` if it may be used as an HTTP endpoint.
+    /// - Throws: ``EndpointError`` saying what is wrong.
+    public static func validate(_ url: URL) throws(EndpointError) -> URL {
+        guard let scheme = url.scheme?.lowercased() else { throw .unsupportedScheme(redacted(url)) }
+        guard let host = url.host, !host.isEmpty else { throw .missingHost(redacted(url)) }
+        switch scheme {
+        case "https": return url
+        case "http":
+            guard isLoopback(host: host) else { throw .insecure(redacted(url)) }
+            return url
+        default: throw .unsupportedScheme(redacted(url))
+        }
+    }
+
+    /// Parses and validates an endpoint string.
+    public static func validate(_ text: String) throws(EndpointError) -> URL {
+        guard let url = URL(string: text), url.scheme != nil else { throw .malformed(text) }
+        return try validate(url)
+    }
+
+    /// Whether a host name or address is the local machine: `localhost`, `127.0.0.0/8` or `::1`.
+    public static func isLoopback(host: String) -> Bool {
+        var name = host.lowercased()
+        if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
+        if name == "localhost" || name.hasSuffix(".localhost") || name == "::1" { return true }
+        if name == "0:0:0:0:0:0:0:1" { return true }
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "127" else { return false }
+        return parts.allSatisfy { part in UInt8(part) != nil }
+    }
+
+    /// The URL as text without any user or password it carries.
+    public static func redacted(_ url: URL) -> String {
+        guard url.user != nil || url.password != nil,
+              var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
+            return url.absoluteString
+        }
+        components.user = nil
+        components.password = nil
+        return components.string ?? "<url>"
+    }
+
+    /// `base` with `path` appended, avoiding a doubled slash.
+    public static func appending(_ path: String, to base: URL) -> URL {
+        var text = base.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        return URL(string: text + path) ?? base.appendingPathComponent(path)
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Tracking
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Appends events to a newline-delimited JSON file, one object per event per line, for offline
+/// use and the demo.
+///
+/// Each line is `{"id","timestamp","category","name","action","userData","context","flags"}`
+/// (`id` a lowercase UUID, `timestamp` ISO-8601 UTC with milliseconds). A batch is written with
+/// one `write`, then `fsync`ed before it counts as delivered. The file is created with mode
+/// 0600, and its folder (mode 0700) if missing.
+public struct NDJSONFileDestination: Destination, CustomStringConvertible {
+    /// The destination's name in reports.
+    public let name: String
+    /// The file appended to.
+    public let fileURL: URL
+    /// The claim budget for one batch. Defaults to 4 MB.
+    public let maxBatchBytes: Int
+
+    /// Creates a destination writing to `fileURL`.
+    public init(fileURL: URL, name: String = "ndjson", maxBatchBytes: Int = 4_000_000) {
+        self.fileURL = fileURL
+        self.name = name
+        self.maxBatchBytes = maxBatchBytes
+    }
+
+    /// Creates a destination from a file path or a `file://` URL string.
+    public init(path: String, name: String = "ndjson", maxBatchBytes: Int = 4_000_000) {
+        let url = path.hasPrefix("file://") ? (URL(string: path) ?? URL(fileURLWithPath: path)) : URL(fileURLWithPath: path)
+        self.init(fileURL: url, name: name, maxBatchBytes: maxBatchBytes)
+    }
+
+    /// `NDJSONFileDestination(name, path)`.
+    public var description: String { "NDJSONFileDestination(\(name), \(fileURL.path))" }
+
+    /// Appends the batch and syncs the file. A file-system failure is a retry outcome.
+    public func deliver(_ batch: [StoredEvent], sentAt: Date) async -> DeliveryResult {
+        guard !batch.isEmpty else { return .delivered }
+        let bytes = encode(batch)
+        do {
+            try append(bytes)
+            return .delivered
+        } catch {
+            return DeliveryResult(.retry(reason: error.description, retryAfter: nil))
+        }
+    }
+
+    /// The lines for `batch`, each ending in a newline.
+    public func encode(_ batch: [StoredEvent]) -> [UInt8] {
+        var writer = JSONWriter(capacity: batch.reduce(0) { $0 + $1.event.approximateSize + 128 })
+        for stored in batch {
+            let event = stored.event
+            writer.raw("{\"id\":")
+            writer.uuid(event.id)
+            writer.raw(",\"timestamp\":")
+            writer.isoTimestamp(milliseconds: event.timestampMilliseconds)
+            writer.raw(",\"category\":")
+            writer.string(event.category)
+            writer.raw(",\"name\":")
+            writer.string(event.name)
+            writer.raw(",\"action\":")
+            writer.string(event.action)
+            writer.raw(",\"userData\":")
+            writer.raw(bytes: event.userDataJSON)
+            writer.raw(",\"context\":")
+            writer.raw(bytes: event.contextJSON)
+            writer.raw(",\"flags\":")
+            writer.raw(bytes: event.flagsJSON)
+            writer.raw("}\n")
+        }
+        return writer.bytes
+    }
+
+    private func append(_ bytes: [UInt8]) throws(NDJSONFileError) {
+        let folder = fileURL.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw NDJSONFileError(operation: "create folder", path: folder.path, code: 0, detail: "\(error)")
+        }
+        let descriptor = open(fileURL.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw NDJSONFileError(operation: "open", path: fileURL.path, code: errno) }
+        defer { close(descriptor) }
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return write(descriptor, base + written, buffer.count - written)
+            }
+            if result == 0 { throw NDJSONFileError(operation: "write", path: fileURL.path, code: EIO) }
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw NDJSONFileError(operation: "write", path: fileURL.path, code: errno)
+            }
+            written += result
+        }
+        guard fsync(descriptor) == 0 else { throw NDJSONFileError(operation: "fsync", path: fileURL.path, code: errno) }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// Decides, purely, what follows a delivery attempt: acknowledge, retry later, split, or reject.
+///
+/// Time and randomness are parameters, so every decision is exact in tests.
+///
+/// - Retryable outcomes (network error, timeout, 408, 429, 5xx) wait
+///   `min(maxDelay, baseDelay * multiplier^(attempt-1))`, spread by ``jitter``; a `Retry-After`
+///   from the server replaces that delay (capped at ``maxRetryAfter``).
+/// - 413 splits a batch of several events; a single event that is too large is rejected.
+/// - 400, 422 and every other 4xx reject.
+/// - An event whose attempt reached ``maxAttempts``, or older than ``maxAge``, is rejected
+///   instead of retried, with the reason saying so.
+public struct RetryPolicy: Sendable, Equatable {
+    /// The delay before the first retry, in seconds.
+    public var baseDelay: TimeInterval
+    /// The factor the delay grows by with each attempt.
+    public var multiplier: Double
+    /// The largest delay, in seconds, before jitter.
+    public var maxDelay: TimeInterval
+    /// How the delay is randomised.
+    public var jitter: RetryJitter
+    /// The number of attempts after which a failing event is rejected.
+    public var maxAttempts: Int
+    /// The age after which a failing event is rejected, in seconds since it was created.
+    public var maxAge: TimeInterval
+    /// The longest `Retry-After` honoured, in seconds; longer ones are cut to this.
+    public var maxRetryAfter: TimeInterval
+
+    /// Creates a policy. The defaults: 1 s doubling to at most 5 minutes, full jitter,
+    /// 10 attempts, 7 days, `Retry-After` up to 1 hour.
+    public init(
+        baseDelay: TimeInterval = 1, multiplier: Double = 2, maxDelay: TimeInterval = 300,
+        jitter: RetryJitter = .full, maxAttempts: Int = 10, maxAge: TimeInterval = 7 * 86_400,
+        maxRetryAfter: TimeInterval = 3600
+    ) {
+        self.baseDelay = baseDelay
+        self.multiplier = multiplier
+        self.maxDelay = maxDelay
+        self.jitter = jitter
+        self.maxAttempts = maxAttempts
+        self.maxAge = maxAge
+        self.maxRetryAfter = maxRetryAfter
+    }
+
+    /// The backoff delay after failed attempt number `attempt` (1 for the first).
+    /// - Parameter random: a value in `0 ..< 1` that drives the jitter.
+    public func backoff(attempt: Int, random: Double) -> TimeInterval {
+        let exponent = Double(max(0, attempt - 1))
+        let raw = baseDelay * pow(multiplier, exponent)
+        let capped = raw.isFinite ? min(maxDelay, raw) : maxDelay
+        let unit = min(max(random, 0), 1)
+        switch jitter {
+        case .none: return capped
+        case .full: return capped * unit
+        case .equal: return capped / 2 + capped / 2 * unit
+        }
+    }
+
+    /// Decides what follows an attempt for one event.
+    /// - Parameters:
+    ///   - outcome: what the destination reported.
+    ///   - attempt: the number of this attempt for the event (1 for the first).
+    ///   - createdAt: when the event was first persisted.
+    ///   - batchCount: how many events were sent together (for 413).
+    ///   - now: the current time.
+    ///   - random: a value in `0 ..< 1` for the jitter.
+    public func decide(
+        _ outcome: DeliveryOutcome, attempt: Int, createdAt: Date, batchCount: Int, now: Date, random: Double
+    ) -> RetryDecision {
+        switch outcome {
+        case .delivered:
+            return .acknowledge
+        case .rejected(let reason):
+            return .reject(reason: reason)
+        case .tooLarge(let reason):
+            return batchCount > 1 ? .split(reason: reason) : .reject(reason: "too large on its own: " + reason)
+        case .retry(let reason, let retryAfter):
+            if attempt >= maxAttempts {
+                return .reject(reason: "gave up after \(attempt) attempts: \(reason)")
+            }
+            let age = now.timeIntervalSince(createdAt)
+            if age >= maxAge {
+                return .reject(reason: "gave up: older than \(Int(maxAge)) s: \(reason)")
+            }
+            let delay = retryAfter.map { min($0.delay(from: now), maxRetryAfter) }
+                ?? backoff(attempt: attempt, random: random)
+            return .retry(at: now.addingTimeInterval(delay), reason: reason)
+        }
+    }
+}

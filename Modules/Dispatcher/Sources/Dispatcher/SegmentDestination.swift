@@ -1,0 +1,149 @@
+import Foundation
+import Tracking
+
+/// Delivers to a Segment-compatible batch API (`POST {endpoint}/v1/batch`), the format Segment,
+/// RudderStack, Jitsu and others accept.
+///
+/// Each event becomes one `track` message:
+/// - `event` is `"<category> <name> <action>"`, for example `"Cart checkout pay"`.
+/// - `properties` holds `category`, `name` and `action`, followed by every `userData` member;
+///   a `userData` key that collides with one of those three is kept as `userData.<key>`.
+/// - `messageId` is the event id (lowercase UUID), the idempotency key of retries.
+/// - `timestamp` is when the event was created; the body's `sentAt` is when it was sent.
+/// - `anonymousId` is the event context's `anonymousId`, else its `installationId`, else this
+///   destination's ``fallbackAnonymousID``; `userId` is the context's `userId` when present.
+/// - `context` holds `library` (name and version), every event-context member except
+///   `snowplowEntities` (a key colliding with `library` or `flags` is kept as `event.<key>`),
+///   and `flags`, the event's data-quality flags as `[{"code":…,"detail":…}]`.
+///
+/// The write key travels as HTTP Basic authorization (`base64(writeKey + ":")`) and is never
+/// part of a description, a debug description, a mirror or an error.
+public struct SegmentDestination: Destination, CustomStringConvertible, CustomDebugStringConvertible {
+    /// The destination's name in reports.
+    public let name: String
+    /// The batch URL, `{endpoint}/v1/batch`.
+    public let batchURL: URL
+    /// The claim budget for one batch (sum of approximate event sizes). Defaults to 400 KB, so a
+    /// full body with the per-message overhead stays under Segment's 500 KB.
+    public let maxBatchBytes: Int
+    /// The largest request body sent; a larger one is reported as too large without sending.
+    public let maxRequestBytes: Int
+    /// The largest single message; a larger event is rejected on its own (Segment: 32 KB).
+    public let maxEventBytes: Int
+    /// The `anonymousId` of events whose context has none.
+    public let fallbackAnonymousID: String
+    /// The library reported in `context.library`.
+    public let library: DestinationLibrary
+    private let authorization: HTTPBasicAuthorization
+    private let transport: any HTTPTransport
+
+    /// Creates a Segment destination.
+    /// - Parameters:
+    ///   - endpoint: the API base, for example `https://api.segment.io`; HTTPS unless loopback.
+    ///   - writeKey: the source's write key, sent as Basic authorization.
+    ///   - transport: how requests are sent. Defaults to a ``URLSessionTransport``.
+    ///   - fallbackAnonymousID: the `anonymousId` when the event context has none.
+    /// - Throws: ``EndpointError`` when the endpoint is not acceptable.
+    public init(
+        endpoint: URL, writeKey: String, transport: any HTTPTransport = URLSessionTransport(),
+        name: String = "segment", library: DestinationLibrary = .tracking,
+        fallbackAnonymousID: String = UUID().uuidString.lowercased(),
+        maxBatchBytes: Int = 400_000, maxRequestBytes: Int = 500_000, maxEventBytes: Int = 32_000
+    ) throws(EndpointError) {
+        batchURL = EndpointURL.appending("/v1/batch", to: try EndpointURL.validate(endpoint))
+        authorization = HTTPBasicAuthorization(user: writeKey, password: "")
+        self.transport = transport
+        self.name = name
+        self.library = library
+        self.fallbackAnonymousID = fallbackAnonymousID
+        self.maxBatchBytes = maxBatchBytes
+        self.maxRequestBytes = maxRequestBytes
+        self.maxEventBytes = maxEventBytes
+    }
+
+    /// `SegmentDestination(name, url)`, without the write key.
+    public var description: String { "SegmentDestination(\(name), \(EndpointURL.redacted(batchURL)))" }
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+
+    /// Sends the batch as one request.
+    public func deliver(_ batch: [StoredEvent], sentAt: Date) async -> DeliveryResult {
+        let (request, rejected) = makeRequest(for: batch, sentAt: sentAt)
+        guard let request else { return DeliveryResult(.delivered, rejectedEvents: rejected) }
+        if request.body.count > maxRequestBytes {
+            return DeliveryResult(.tooLarge(reason: "body of \(request.body.count) bytes exceeds \(maxRequestBytes)"),
+                                  rejectedEvents: rejected)
+        }
+        return await HTTPDelivery.perform(request, via: transport, rejected: rejected)
+    }
+
+    /// Builds the request for `batch`, and the events refused for exceeding ``maxEventBytes``.
+    /// The request is nil when no event is left to send.
+    public func makeRequest(for batch: [StoredEvent], sentAt: Date) -> (HTTPRequest?, rejected: [UUID: String]) {
+        var rejected: [UUID: String] = [:]
+        var body = JSONWriter(capacity: batch.reduce(64) { $0 + $1.event.approximateSize + 320 })
+        body.raw("{\"batch\":[")
+        var count = 0
+        for stored in batch {
+            let message = encodeMessage(stored.event)
+            if message.bytes.count > maxEventBytes {
+                rejected[stored.event.id] = "message of \(message.bytes.count) bytes exceeds the \(maxEventBytes)-byte limit"
+                continue
+            }
+            if count > 0 { body.raw(",") }
+            body.raw(bytes: message.bytes)
+            count += 1
+        }
+        guard count > 0 else { return (nil, rejected) }
+        body.raw("],\"sentAt\":")
+        body.isoTimestamp(sentAt)
+        body.raw("}")
+        let request = HTTPRequest(
+            method: "POST", url: batchURL,
+            headers: ["Content-Type": "application/json", "Authorization": authorization.headerValue],
+            body: Data(body.bytes))
+        return (request, rejected)
+    }
+
+    /// Encodes one `track` message.
+    func encodeMessage(_ event: EncodedEvent) -> JSONWriter {
+        var writer = JSONWriter(capacity: event.approximateSize + 320)
+        let context = DeliveryJSONMembers(event.contextJSON)
+        let userData = DeliveryJSONMembers(event.userDataJSON)
+        writer.raw("{\"type\":\"track\",\"event\":")
+        writer.string(event.category + " " + event.name + " " + event.action)
+        writer.raw(",\"messageId\":")
+        writer.uuid(event.id)
+        writer.raw(",\"timestamp\":")
+        writer.isoTimestamp(milliseconds: event.timestampMilliseconds)
+        writer.raw(",\"anonymousId\":")
+        if let anonymous = context.rawValue(named: "anonymousId") ?? context.rawValue(named: "installationId"),
+           anonymous.first == UInt8(ascii: "\"") {
+            writer.raw(bytes: anonymous)
+        } else {
+            writer.string(fallbackAnonymousID)
+        }
+        if let user = context.rawValue(named: "userId"), user.first == UInt8(ascii: "\"") {
+            writer.raw(",\"userId\":")
+            writer.raw(bytes: user)
+        }
+        writer.raw(",\"properties\":{\"category\":")
+        writer.string(event.category)
+        writer.raw(",\"name\":")
+        writer.string(event.name)
+        writer.raw(",\"action\":")
+        writer.string(event.action)
+        writer.members(of: userData, leadingComma: true, renaming: ["category", "name", "action"], prefix: "userData.")
+        writer.raw("},\"context\":{\"library\":{\"name\":")
+        writer.string(library.name)
+        writer.raw(",\"version\":")
+        writer.string(library.version)
+        writer.raw("}")
+        writer.members(of: context, leadingComma: true, skipping: ["snowplowEntities"],
+                       renaming: ["library", "flags"], prefix: "event.")
+        writer.raw(",\"flags\":")
+        writer.raw(bytes: event.flagsJSON)
+        writer.raw("}}")
+        return writer
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Tracking
+
+/// Delivers to a Snowplow collector: `POST {endpoint}/com.snowplowanalytics.snowplow/tp2` with a
+/// payload_data 1-0-4 body, `{"schema":"iglu:…/payload_data/jsonschema/1-0-4","data":[…]}`.
+///
+/// Every event is an object of strings: `e` (`se` or `ue`, see ``SnowplowEventEncoding``),
+/// `eid` (event id, lowercase UUID), `dtm` (created, ms since 1970), `stm` (sent, ms), `tv`
+/// (tracker version), `p` (platform, `mob`), `aid` (app id), `tna` (namespace), `uid` (the
+/// event context's `userId`, when present) and `co`.
+///
+/// Entities: when the event context holds a `snowplowEntities` key whose value is an array of
+/// self-describing `{"schema": "iglu:…", "data": {…}}` objects (the data-quality stage puts
+/// `client_session` 1-0-2 and `mobile_context` 1-0-3 there), they are sent verbatim in `co` as a
+/// contexts 1-0-1 wrapper. Other context members are not sent to Snowplow.
+public struct SnowplowDestination: Destination, CustomStringConvertible {
+    /// The destination's name in reports.
+    public let name: String
+    /// The collector URL, `{endpoint}/com.snowplowanalytics.snowplow/tp2`.
+    public let collectorURL: URL
+    /// The claim budget for one batch. Defaults to 200 KB.
+    public let maxBatchBytes: Int
+    /// The largest request body sent; a larger one is reported as too large without sending.
+    /// Defaults to 1 MB, the collector's default limit.
+    public let maxRequestBytes: Int
+    /// `aid`.
+    public let appID: String
+    /// `tna`.
+    public let namespace: String
+    /// `p`.
+    public let platform: String
+    /// `tv`.
+    public let trackerVersion: String
+    /// How events are encoded.
+    public let encoding: SnowplowEventEncoding
+    private let transport: any HTTPTransport
+
+    /// Creates a Snowplow destination.
+    /// - Parameters:
+    ///   - endpoint: the collector base, for example `https://collector.example.com`.
+    ///   - appID: the application id (`aid`).
+    ///   - transport: how requests are sent. Defaults to a ``URLSessionTransport``.
+    /// - Throws: ``EndpointError`` when the endpoint is not acceptable.
+    public init(
+        endpoint: URL, appID: String, transport: any HTTPTransport = URLSessionTransport(),
+        name: String = "snowplow", namespace: String = "tracking", platform: String = "mob",
+        trackerVersion: String = "swift-tracking-" + DestinationLibrary.tracking.version,
+        encoding: SnowplowEventEncoding = .structured, maxBatchBytes: Int = 200_000,
+        maxRequestBytes: Int = 1_000_000
+    ) throws(EndpointError) {
+        collectorURL = EndpointURL.appending("/com.snowplowanalytics.snowplow/tp2", to: try EndpointURL.validate(endpoint))
+        self.transport = transport
+        self.name = name
+        self.appID = appID
+        self.namespace = namespace
+        self.platform = platform
+        self.trackerVersion = trackerVersion
+        self.encoding = encoding
+        self.maxBatchBytes = maxBatchBytes
+        self.maxRequestBytes = maxRequestBytes
+    }
+
+    /// `SnowplowDestination(name, url)`.
+    public var description: String { "SnowplowDestination(\(name), \(EndpointURL.redacted(collectorURL)))" }
+
+    /// Sends the batch as one request.
+    public func deliver(_ batch: [StoredEvent], sentAt: Date) async -> DeliveryResult {
+        guard let request = makeRequest(for: batch, sentAt: sentAt) else { return .delivered }
+        if request.body.count > maxRequestBytes {
+            return DeliveryResult(.tooLarge(reason: "body of \(request.body.count) bytes exceeds \(maxRequestBytes)"))
+        }
+        return await HTTPDelivery.perform(request, via: transport, rejected: [:])
+    }
+
+    /// Builds the request for `batch`; nil when the batch is empty.
+    public func makeRequest(for batch: [StoredEvent], sentAt: Date) -> HTTPRequest? {
+        guard !batch.isEmpty else { return nil }
+        let sentMilliseconds = String(Int64((sentAt.timeIntervalSince1970 * 1000).rounded(.down)))
+        var body = JSONWriter(capacity: batch.reduce(96) { $0 + $1.event.approximateSize * 2 + 256 })
+        body.raw("{\"schema\":")
+        body.string(SnowplowSchemas.payloadData)
+        body.raw(",\"data\":[")
+        for (index, stored) in batch.enumerated() {
+            if index > 0 { body.raw(",") }
+            encodeEvent(stored.event, sentMilliseconds: sentMilliseconds, into: &body)
+        }
+        body.raw("]}")
+        return HTTPRequest(method: "POST", url: collectorURL,
+                           headers: ["Content-Type": "application/json; charset=utf-8"], body: Data(body.bytes))
+    }
+
+    private func encodeEvent(_ event: EncodedEvent, sentMilliseconds: String, into writer: inout JSONWriter) {
+        let context = DeliveryJSONMembers(event.contextJSON)
+        writer.raw("{\"e\":")
+        switch encoding {
+        case .structured:
+            writer.raw("\"se\",\"se_ca\":")
+            writer.string(event.category)
+            writer.raw(",\"se_ac\":")
+            writer.string(event.action)
+            writer.raw(",\"se_la\":")
+            writer.string(event.name)
+            writer.raw(",\"se_pr\":")
+            writer.string(String(decoding: event.userDataJSON, as: UTF8.self))
+        case .selfDescribing(let schema):
+            var inner = JSONWriter(capacity: event.userDataJSON.count + event.flagsJSON.count + 256)
+            inner.raw("{\"schema\":")
+            inner.string(SnowplowSchemas.unstructEvent)
+            inner.raw(",\"data\":{\"schema\":")
+            inner.string(schema)
+            inner.raw(",\"data\":{\"category\":")
+            inner.string(event.category)
+            inner.raw(",\"name\":")
+            inner.string(event.name)
+            inner.raw(",\"action\":")
+            inner.string(event.action)
+            inner.raw(",\"userData\":")
+            inner.raw(bytes: event.userDataJSON)
+            inner.raw(",\"flags\":")
+            inner.raw(bytes: event.flagsJSON)
+            inner.raw("}}}")
+            writer.raw("\"ue\",\"ue_pr\":")
+            writer.string(inner.string)
+        }
+        writer.raw(",\"eid\":\"")
+        writer.raw(bytes: event.id.uuidString.lowercased().utf8)
+        writer.raw("\",\"dtm\":\"")
+        writer.raw(bytes: String(event.timestampMilliseconds).utf8)
+        writer.raw("\",\"stm\":\"")
+        writer.raw(bytes: sentMilliseconds.utf8)
+        writer.raw("\",\"tv\":")
+        writer.string(trackerVersion)
+        writer.raw(",\"p\":")
+        writer.string(platform)
+        writer.raw(",\"aid\":")
+        writer.string(appID)
+        writer.raw(",\"tna\":")
+        writer.string(namespace)
+        if let userID = context.string(named: "userId") {
+            writer.raw(",\"uid\":")
+            writer.string(userID)
+        }
+        if let entities = context.rawValue(named: "snowplowEntities"), entities.first == UInt8(ascii: "[") {
+            var contexts = JSONWriter(capacity: entities.count + 96)
+            contexts.raw("{\"schema\":")
+            contexts.string(SnowplowSchemas.contexts)
+            contexts.raw(",\"data\":")
+            contexts.raw(bytes: entities)
+            contexts.raw("}")
+            writer.raw(",\"co\":")
+            writer.string(contexts.string)
+        }
+        writer.raw("}")
+    }
+}
