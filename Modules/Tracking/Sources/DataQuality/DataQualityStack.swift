@@ -1,0 +1,105 @@
+import Foundation
+import Tracking
+
+/// Everything in this module composed from one ``TrackingConfiguration``: the diagnostics,
+/// identifiers, session, privacy controls, and the processors in the right order.
+///
+/// ```swift
+/// let quality = try DataQualityStack(configuration: configuration, folder: appSupport)
+/// let reporter = EventReporter<Cart>(plugins: [console, dispatcher], processors: quality.processors)
+/// quality.privacy.observe { change in /* the Dispatcher releases, deletes or purges */ }
+/// ```
+///
+/// The processors run in this order: ``PrivacyGate`` (nothing else sees an opted-out event),
+/// ``ContractValidator`` (sees the raw fields), ``DuplicateDetector``, ``ContextHydrator``,
+/// ``Redactor`` (before anything is stored or printed, context included), ``DiagnosticsTally``.
+public final class DataQualityStack: Sendable {
+    /// The configuration it was built from.
+    public let configuration: TrackingConfiguration
+    /// Counters and errors.
+    public let diagnostics: Diagnostics
+    /// Installation, user and instance ids.
+    public let identity: Identity
+    /// The session.
+    public let sessions: SessionTracker
+    /// Opt-out, consent and purge.
+    public let privacy: PrivacyControls
+    /// The contract validator, when a contract is in use.
+    public let validator: ContractValidator?
+    /// The stages, in order: pass them to `EventReporter(plugins:processors:)`.
+    public let processors: [any EventProcessor]
+
+    /// Builds the stack over an identity store.
+    /// - Parameters:
+    ///   - configuration: the configuration.
+    ///   - store: where identifiers, session and privacy state persist.
+    ///   - contract: the data contract; when `nil`, the one at the configuration's
+    ///     `contractPath` is loaded, if any.
+    ///   - contractMode: ``ContractValidator/Mode/strict`` in tests.
+    ///   - diagnostics: the diagnostics hub; a new one by default.
+    ///   - application: the app's name and version.
+    ///   - device: the device.
+    ///   - providers: custom context providers.
+    /// - Throws: ``DataContractError`` when the contract file cannot be loaded.
+    public init(
+        configuration: TrackingConfiguration,
+        store: any IdentityStore,
+        contract: DataContract? = nil,
+        contractMode: ContractValidator.Mode = .lenient,
+        diagnostics: Diagnostics = Diagnostics(),
+        application: ApplicationInfo = .current(),
+        device: DeviceInfo = .current(),
+        providers: [any ContextProvider] = []
+    ) throws {
+        self.configuration = configuration
+        self.diagnostics = diagnostics
+        identity = Identity(store: store, diagnostics: diagnostics)
+        sessions = SessionTracker(
+            store: store,
+            foregroundTimeout: configuration.session.foregroundTimeout,
+            backgroundTimeout: configuration.session.backgroundTimeout,
+            diagnostics: diagnostics
+        )
+        privacy = PrivacyControls(store: store, consentCategories: Set(configuration.consentCategories), diagnostics: diagnostics)
+        var activeContract = contract
+        if activeContract == nil, let path = configuration.contractPath {
+            activeContract = try DataContract.load(from: URL(fileURLWithPath: path))
+        }
+        validator = activeContract.map {
+            ContractValidator($0, mode: contractMode, diagnostics: diagnostics, redactedFields: configuration.sensitiveKeys)
+        }
+        var stages: [any EventProcessor] = [PrivacyGate(privacy, diagnostics: diagnostics)]
+        if let validator { stages.append(validator) }
+        stages.append(DuplicateDetector(window: configuration.duplicateWindow, diagnostics: diagnostics))
+        stages.append(ContextHydrator(
+            application: application,
+            device: device,
+            identity: identity,
+            sessions: sessions,
+            configurationHash: configuration.hash,
+            providers: providers
+        ))
+        if !configuration.sensitiveKeys.isEmpty {
+            let strategy: Redactor.Strategy = configuration.redaction == .remove
+                ? .remove : .hash(salt: configuration.appID)
+            stages.append(Redactor(sensitiveKeys: configuration.sensitiveKeys, strategy: strategy))
+        }
+        stages.append(DiagnosticsTally(diagnostics))
+        processors = stages
+    }
+
+    /// Builds the stack with a ``FileIdentityStore`` at `folder/identity.json`.
+    /// - Throws: ``IdentityStoreError`` or ``DataContractError``.
+    public convenience init(configuration: TrackingConfiguration, folder: URL, contractMode: ContractValidator.Mode = .lenient) throws {
+        let store = try FileIdentityStore(url: folder.appendingPathComponent("identity.json"))
+        try self.init(configuration: configuration, store: store, contractMode: contractMode)
+    }
+
+    /// Forgets every identifier, the session, opt-out and consent; observers of ``privacy``
+    /// (the Dispatcher) are told ``PrivacyChange/purged`` and delete their stored events.
+    public func purge() {
+        identity.purge()
+        sessions.purge()
+        privacy.purge()
+    }
+}

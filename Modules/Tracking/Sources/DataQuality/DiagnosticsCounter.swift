@@ -1,0 +1,19 @@
+/// What the tracker counts about its own work.
+public enum DiagnosticsCounter: String, Sendable, Codable, CaseIterable, Hashable {
+    /// Events handed to the destinations.
+    case sent
+    /// Events written to durable storage.
+    case persisted
+    /// Events a destination acknowledged.
+    case delivered
+    /// Delivery attempts that will be retried.
+    case retried
+    /// Events refused by a destination or past their attempts or age.
+    case rejected
+    /// Events evicted to keep the store within its bounds.
+    case evicted
+    /// Events that carry at least one data-quality flag.
+    case flagged
+    /// Events stopped before any destination (opt-out, denied consent).
+    case dropped
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Tracking
+
+/// Turns the library's own errors into events of their own (category `Tracking`, name `error`,
+/// action the issue's kind), rate-limited by a token bucket so a failure storm cannot flood
+/// the pipeline.
+///
+/// Issues raised while one of its own events is being sent (for example a validation issue
+/// about that very event) are not reported again; they count as suppressed.
+///
+/// ```swift
+/// let reporter = DiagnosticsReporter(reporter: EventReporter<TrackingInternal>(plugins: [dispatcher]))
+/// reporter.attach(to: diagnostics)
+/// ```
+public final class DiagnosticsReporter: @unchecked Sendable {
+    // Safe: `bucket`, `suppressed` and `sending` are only touched while holding `lock`.
+    private let lock = NSLock()
+    private var bucket: TokenBucket
+    private var suppressed = 0
+    private var sending = 0
+    private let reporter: EventReporter<TrackingInternal>
+    private let now: @Sendable () -> Date
+
+    /// Creates a reporter.
+    /// - Parameters:
+    ///   - reporter: where the events go.
+    ///   - burst: how many events may be sent at once.
+    ///   - perMinute: how many events per minute on average after a burst.
+    ///   - now: the clock; injectable for tests.
+    public init(
+        reporter: EventReporter<TrackingInternal>,
+        burst: Int = 5,
+        perMinute: Double = 6,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.reporter = reporter
+        self.bucket = TokenBucket(capacity: Double(burst), refillPerSecond: perMinute / 60)
+        self.now = now
+    }
+
+    /// How many issues were not sent because of the rate limit or re-entry.
+    public var suppressedCount: Int { lock.withLock { suppressed } }
+
+    /// Sends `issue` as an event if the rate limit allows.
+    /// - Returns: whether it was sent.
+    @discardableResult
+    public func report(_ issue: DiagnosticIssue) -> Bool {
+        let date = now()
+        let allowed: Bool = lock.withLock {
+            guard sending == 0, bucket.take(at: date) else {
+                suppressed += 1
+                return false
+            }
+            sending += 1
+            return true
+        }
+        guard allowed else { return false }
+        defer { lock.withLock { sending -= 1 } }
+        var userData: UserData = ["code": .string(issue.code), "message": .string(issue.message)]
+        if let eventID = issue.eventID { userData["eventId"] = .string(eventID.uuidString.lowercased()) }
+        let action = TrackingInternal.Action(rawValue: issue.kind.rawValue) ?? .storage
+        reporter.send(name: .error, action: action, userData: userData)
+        return true
+    }
+
+    /// Reports every issue `diagnostics` records from now on.
+    /// - Returns: the observer token, to stop with ``Diagnostics/removeObserver(_:)``.
+    @discardableResult
+    public func attach(to diagnostics: Diagnostics) -> Diagnostics.ObserverToken {
+        diagnostics.observe { [weak self] update in
+            if case .issue(let issue) = update { self?.report(issue) }
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An ``IdentityStore`` in one JSON file, readable only by its owner (mode 0600).
+///
+/// Every change rewrites the file atomically: the new contents go to a temporary file in the
+/// same folder, which is flushed to disk and renamed over the old one, so a crash leaves either
+/// the old or the new file, never a torn one. A file that cannot be parsed is set aside as
+/// `<name>.corrupt` and the store starts empty (see ``recoveredFromCorruption``).
+public final class FileIdentityStore: IdentityStore, @unchecked Sendable {
+    // Safe: `values` is only touched while holding `lock`; `url` and the flag are immutable.
+    private let lock = NSLock()
+    private var values: [String: String]
+    /// The file.
+    public let url: URL
+    /// Whether the file existed but could not be parsed and was set aside.
+    public let recoveredFromCorruption: Bool
+
+    /// Opens (or prepares to create) the store at `url`; creates its folder.
+    /// - Throws: ``IdentityStoreError`` when the folder cannot be created or the file cannot be read.
+    public init(url: URL) throws {
+        self.url = url
+        let folder = url.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw IdentityStoreError(operation: "create folder", path: folder.path, reason: error.localizedDescription)
+        }
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            values = [:]
+            recoveredFromCorruption = false
+            return
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw IdentityStoreError(operation: "read", path: url.path, reason: error.localizedDescription)
+        }
+        if let decoded = try? JSONDecoder().decode([String: String].self, from: data) {
+            values = decoded
+            recoveredFromCorruption = false
+        } else {
+            let aside = url.appendingPathExtension("corrupt")
+            try? FileManager.default.removeItem(at: aside)
+            try? FileManager.default.moveItem(at: url, to: aside)
+            values = [:]
+            recoveredFromCorruption = true
+        }
+    }
+
+    /// The value under `key`.
+    public func value(forKey key: String) -> String? { lock.withLock { values[key] } }
+
+    /// Stores `value` under `key` and rewrites the file.
+    public func setValue(_ value: String, forKey key: String) throws {
+        try update { $0[key] = value }
+    }
+
+    /// Removes the value under `key` and rewrites the file.
+    public func removeValue(forKey key: String) throws {
+        try update { $0.removeValue(forKey: key) }
+    }
+
+    /// Removes every value whose key starts with `prefix` and rewrites the file.
+    public func removeAll(withPrefix prefix: String) throws {
+        try update { values in values = values.filter { !$0.key.hasPrefix(prefix) } }
+    }
+
+    private func update(_ change: (inout [String: String]) -> Void) throws {
+        try lock.withLock {
+            var next = values
+            change(&next)
+            guard next != values || !FileManager.default.fileExists(atPath: url.path) else { return }
+            try persist(next)
+            values = next
+        }
+    }
+
+    private func persist(_ contents: [String: String]) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        let data = (try? encoder.encode(contents)) ?? Data("{}".utf8)
+        let temporary = url.path + ".tmp-\(getpid())"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard descriptor >= 0 else { throw systemError("create", temporary) }
+        var failed: IdentityStoreError?
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count, let base = buffer.baseAddress {
+                let written = write(descriptor, base + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failed = systemError("write", temporary)
+                    return
+                }
+                offset += written
+            }
+        }
+        if failed == nil, fsync(descriptor) != 0 { failed = systemError("flush", temporary) }
+        close(descriptor)
+        if let failed {
+            unlink(temporary)
+            throw failed
+        }
+        guard rename(temporary, url.path) == 0 else {
+            let error = systemError("rename", url.path)
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    private func systemError(_ operation: String, _ path: String) -> IdentityStoreError {
+        let code = errno
+        return IdentityStoreError(operation: operation, path: path, errorNumber: code, reason: String(cString: strerror(code)))
+    }
+}

@@ -1,0 +1,12 @@
+/// A change to the privacy state, as an observer of ``PrivacyControls`` is told.
+public enum PrivacyChange: Sendable, Equatable {
+    /// The user opted out: nothing is stored or sent from now on.
+    case optedOut
+    /// The user opted back in.
+    case optedIn
+    /// Consent for `category` became `decision`. On ``ConsentDecision/granted`` the Dispatcher
+    /// delivers the held events of that category; on ``ConsentDecision/denied`` it deletes them.
+    case consent(category: String, decision: ConsentDecision)
+    /// Identifiers and privacy state were purged; the Dispatcher purges its store.
+    case purged
+}

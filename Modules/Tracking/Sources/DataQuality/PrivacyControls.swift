@@ -1,0 +1,161 @@
+import Foundation
+
+/// Opt-out, consent per event category, and purge: locked, persisted through an ``IdentityStore``.
+///
+/// Changes take effect at once for every ``PrivacyGate`` reading these controls, and
+/// observers (the Dispatcher) are told, so that held events are released or deleted and the
+/// store is purged.
+///
+/// ```swift
+/// let privacy = PrivacyControls(store: store, consentCategories: ["Marketing"])
+/// privacy.observe { change in dispatcher.handle(change) }
+/// privacy.setConsent(.granted, for: "Marketing")
+/// ```
+public final class PrivacyControls: @unchecked Sendable {
+    /// The keys used in the ``IdentityStore``.
+    public enum Key {
+        /// `"true"` while opted out.
+        public static let optedOut = "privacy.optedOut"
+        /// The prefix of each category's consent: `privacy.consent.<category>`.
+        public static let consentPrefix = "privacy.consent."
+        /// The prefix of every privacy key.
+        public static let prefix = "privacy."
+    }
+
+    /// Identifies an observer so it can be removed.
+    public struct ObserverToken: Sendable, Hashable {
+        fileprivate let value: Int
+    }
+
+    // Safe: every mutable property is only touched while holding `lock`.
+    private let lock = NSLock()
+    private let store: any IdentityStore
+    private let diagnostics: Diagnostics?
+    private var optedOut: Bool
+    private var decisions: [String: ConsentDecision]
+    private var requiring: Set<String>
+    private var observers: [Int: @Sendable (PrivacyChange) -> Void] = [:]
+    private var nextObserver = 0
+
+    /// Restores the privacy state saved in `store`.
+    /// - Parameters:
+    ///   - store: where opt-out and consent persist.
+    ///   - consentCategories: event categories whose events wait for consent.
+    ///   - diagnostics: where write failures are reported.
+    public init(store: any IdentityStore, consentCategories: Set<String> = [], diagnostics: Diagnostics? = nil) {
+        self.store = store
+        self.diagnostics = diagnostics
+        self.requiring = consentCategories
+        optedOut = store.value(forKey: Key.optedOut) == "true"
+        var decisions: [String: ConsentDecision] = [:]
+        for category in consentCategories {
+            if let saved = store.value(forKey: Key.consentPrefix + category).flatMap(ConsentDecision.init(rawValue:)) {
+                decisions[category] = saved
+            }
+        }
+        self.decisions = decisions
+    }
+
+    /// Whether the user opted out.
+    public var isOptedOut: Bool { lock.withLock { optedOut } }
+
+    /// The event categories that need consent.
+    public var consentCategories: Set<String> { lock.withLock { requiring } }
+
+    /// Opts out: from now on nothing is stored or sent. Persisted.
+    public func optOut() { setOptedOut(true) }
+
+    /// Opts back in. Persisted.
+    public func optIn() { setOptedOut(false) }
+
+    /// What is known about consent for `category`.
+    public func consent(for category: String) -> ConsentDecision {
+        lock.withLock {
+            guard requiring.contains(category) else { return .notRequired }
+            return decisions[category] ?? .pending
+        }
+    }
+
+    /// Every category that needs consent, with its decision.
+    public var consentDecisions: [String: ConsentDecision] {
+        lock.withLock { Dictionary(uniqueKeysWithValues: requiring.map { ($0, decisions[$0] ?? .pending) }) }
+    }
+
+    /// Records the user's decision for `category` (which from then on needs consent, if it did
+    /// not already), persists it and tells the observers.
+    /// - Parameter decision: ``ConsentDecision/granted`` or ``ConsentDecision/denied``;
+    ///   ``ConsentDecision/pending`` forgets the decision.
+    public func setConsent(_ decision: ConsentDecision, for category: String) {
+        let callbacks: [@Sendable (PrivacyChange) -> Void] = lock.withLock {
+            requiring.insert(category)
+            if decision == .pending || decision == .notRequired {
+                decisions.removeValue(forKey: category)
+                remove(Key.consentPrefix + category)
+            } else {
+                decisions[category] = decision
+                save(decision.rawValue, forKey: Key.consentPrefix + category)
+            }
+            return Array(observers.values)
+        }
+        let effective: ConsentDecision = decision == .notRequired ? .pending : decision
+        callbacks.forEach { $0(.consent(category: category, decision: effective)) }
+    }
+
+    /// Clears opt-out and every consent decision, in memory and in the store, and tells the
+    /// observers (the Dispatcher purges its store). Combine with ``Identity/purge()`` and
+    /// ``SessionTracker/purge()``, or use ``DataQualityStack/purge()``.
+    public func purge() {
+        let callbacks: [@Sendable (PrivacyChange) -> Void] = lock.withLock {
+            optedOut = false
+            decisions.removeAll()
+            do {
+                try store.removeAll(withPrefix: Key.prefix)
+            } catch {
+                diagnostics?.record(.privacy, code: "privacy_purge_failed", message: String(describing: error))
+            }
+            return Array(observers.values)
+        }
+        callbacks.forEach { $0(.purged) }
+    }
+
+    /// Calls `callback` for every later change, outside the lock, on the thread that made it.
+    @discardableResult
+    public func observe(_ callback: @escaping @Sendable (PrivacyChange) -> Void) -> ObserverToken {
+        lock.withLock {
+            nextObserver += 1
+            observers[nextObserver] = callback
+            return ObserverToken(value: nextObserver)
+        }
+    }
+
+    /// Stops calling the observer registered with `token`.
+    public func removeObserver(_ token: ObserverToken) {
+        _ = lock.withLock { observers.removeValue(forKey: token.value) }
+    }
+
+    private func setOptedOut(_ value: Bool) {
+        let callbacks: [@Sendable (PrivacyChange) -> Void] = lock.withLock {
+            guard optedOut != value else { return [] }
+            optedOut = value
+            if value { save("true", forKey: Key.optedOut) } else { remove(Key.optedOut) }
+            return Array(observers.values)
+        }
+        callbacks.forEach { $0(value ? .optedOut : .optedIn) }
+    }
+
+    private func save(_ value: String, forKey key: String) {
+        do {
+            try store.setValue(value, forKey: key)
+        } catch {
+            diagnostics?.record(.privacy, code: "privacy_write_failed", message: String(describing: error))
+        }
+    }
+
+    private func remove(_ key: String) {
+        do {
+            try store.removeValue(forKey: key)
+        } catch {
+            diagnostics?.record(.privacy, code: "privacy_write_failed", message: String(describing: error))
+        }
+    }
+}

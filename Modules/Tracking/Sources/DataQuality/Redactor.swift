@@ -1,0 +1,68 @@
+import Tracking
+
+/// The stage that removes or hashes sensitive values before anything is stored or printed.
+///
+/// Keys are matched case-insensitively, at any depth: inside nested objects and objects in
+/// arrays, in both userData and context. Place it before any plugin (the console prints what
+/// it receives) and after ``ContractValidator`` (which must see the fields to check them).
+public struct Redactor: EventProcessor {
+    /// What happens to a sensitive value.
+    public enum Strategy: Sendable, Equatable {
+        /// The key is removed.
+        case remove
+        /// The value is replaced by `sha256:` and the first 16 hex digits of the SHA-256 of the
+        /// salt followed by the value's JSON: equal values still match, the value is not readable.
+        case hash(salt: String)
+    }
+
+    /// The sensitive keys, lowercased.
+    public let sensitiveKeys: Set<String>
+    /// What happens to their values.
+    public let strategy: Strategy
+
+    /// Creates a redactor.
+    /// - Parameters:
+    ///   - sensitiveKeys: the keys to redact, any case.
+    ///   - strategy: remove or hash; hashing with an empty salt by default.
+    public init(sensitiveKeys: some Sequence<String>, strategy: Strategy = .hash(salt: "")) {
+        self.sensitiveKeys = Set(sensitiveKeys.map { $0.lowercased() })
+        self.strategy = strategy
+    }
+
+    /// Redacts userData and context; never returns `nil`.
+    public func process(_ event: TrackedEvent) -> TrackedEvent? {
+        guard !sensitiveKeys.isEmpty else { return event }
+        var result = event
+        result.userData = redact(event.userData)
+        result.context = redact(event.context)
+        return result
+    }
+
+    /// `data` with every sensitive key removed or hashed, at any depth.
+    public func redact(_ data: UserData) -> UserData {
+        var result: UserData = [:]
+        result.reserveCapacity(data.count)
+        for (key, value) in data {
+            if sensitiveKeys.contains(key.lowercased()) {
+                if case .hash(let salt) = strategy { result[key] = .string(Self.hash(value, salt: salt)) }
+            } else {
+                result[key] = redact(value)
+            }
+        }
+        return result
+    }
+
+    private func redact(_ value: UserDataValue) -> UserDataValue {
+        switch value {
+        case .object(let nested): .object(redact(nested))
+        case .array(let elements): .array(elements.map(redact))
+        default: value
+        }
+    }
+
+    /// The replacement for a hashed value: `sha256:` and 16 hex digits.
+    public static func hash(_ value: UserDataValue, salt: String) -> String {
+        let text = value.stringValue ?? JSONText.encode(value)
+        return "sha256:" + SHA256.hex(salt + text).prefix(16)
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+
+/// A session as a pure value, with time passed in: what ``SessionTracker`` keeps and persists.
+///
+/// **Expiry rule.** A session expires when the time since its last event is *greater than or
+/// equal to* the timeout: an event exactly `foregroundTimeout` seconds after the previous one
+/// starts a new session; one a millisecond earlier does not. The timeout used is the one of the
+/// state the app is in when the next event comes (foreground or background). The lifecycle
+/// calls also check expiry at the moment of the transition, with the timeout of the state being
+/// left, so that a long background period followed by a quick foreground event still rolls over
+/// under the background timeout. Lifecycle transitions are not activity: only events are.
+///
+/// Indexes are 1-based, like the Snowplow trackers: the first session has index 1, the first
+/// event of a session has event index 1.
+public struct SessionState: Sendable, Equatable, Codable {
+    /// Inactivity, in seconds, after which a session ends while the app is in the foreground.
+    public var foregroundTimeout: TimeInterval
+    /// Inactivity, in seconds, after which a session ends while the app is in the background.
+    public var backgroundTimeout: TimeInterval
+    /// The current session, or `nil` before the first event.
+    public private(set) var sessionID: UUID?
+    /// How many sessions this installation has had, counting the current one.
+    public private(set) var sessionIndex: Int
+    /// The session before the current one.
+    public private(set) var previousSessionID: UUID?
+    /// The id of the current session's first event.
+    public private(set) var firstEventID: UUID?
+    /// When the current session's first event happened.
+    public private(set) var firstEventTimestamp: Date?
+    /// The index of the latest event in the current session.
+    public private(set) var eventIndex: Int
+    /// When the latest event happened.
+    public private(set) var lastActivity: Date?
+    /// Whether the app is in the background.
+    public private(set) var isInBackground: Bool
+    /// Whether a lifecycle transition found the session already expired.
+    public private(set) var expiredAtTransition: Bool
+
+    /// A state before any session, with the given timeouts (30 minutes each by default).
+    public init(foregroundTimeout: TimeInterval = 1800, backgroundTimeout: TimeInterval = 1800) {
+        self.foregroundTimeout = foregroundTimeout
+        self.backgroundTimeout = backgroundTimeout
+        sessionID = nil
+        sessionIndex = 0
+        previousSessionID = nil
+        firstEventID = nil
+        firstEventTimestamp = nil
+        eventIndex = 0
+        lastActivity = nil
+        isInBackground = false
+        expiredAtTransition = false
+    }
+
+    /// Whether an event at `now` would start a new session.
+    public func isExpired(at now: Date) -> Bool {
+        guard sessionID != nil, let lastActivity else { return true }
+        if expiredAtTransition { return true }
+        let timeout = isInBackground ? backgroundTimeout : foregroundTimeout
+        return now.timeIntervalSince(lastActivity) >= timeout
+    }
+
+    /// The app went to the background at `now`.
+    public mutating func didEnterBackground(at now: Date) {
+        guard !isInBackground else { return }
+        if sessionID != nil, isExpired(at: now) { expiredAtTransition = true }
+        isInBackground = true
+    }
+
+    /// The app is coming to the foreground at `now`.
+    public mutating func willEnterForeground(at now: Date) {
+        guard isInBackground else { return }
+        if sessionID != nil, isExpired(at: now) { expiredAtTransition = true }
+        isInBackground = false
+    }
+
+    /// Accounts for an event at `now` with `id`, rolling the session over first if it expired.
+    /// - Parameters:
+    ///   - now: the event's time.
+    ///   - id: the event's id (becomes ``firstEventID`` of a new session).
+    ///   - newSessionID: the id a new session gets; random by default.
+    /// - Returns: the session as the event sees it.
+    public mutating func nextEvent(at now: Date, id: UUID, newSessionID: UUID = UUID()) -> SessionSnapshot {
+        let isNew = isExpired(at: now)
+        if isNew {
+            previousSessionID = sessionID
+            sessionID = newSessionID
+            sessionIndex += 1
+            firstEventID = id
+            firstEventTimestamp = now
+            eventIndex = 0
+            expiredAtTransition = false
+        }
+        eventIndex += 1
+        if let lastActivity, lastActivity > now {
+            // A clock stepped back: keep the later time so the session cannot stretch.
+        } else {
+            lastActivity = now
+        }
+        return SessionSnapshot(
+            sessionID: sessionID ?? newSessionID,
+            sessionIndex: sessionIndex,
+            previousSessionID: previousSessionID,
+            firstEventID: firstEventID ?? id,
+            firstEventTimestamp: firstEventTimestamp ?? now,
+            eventIndex: eventIndex,
+            isNewSession: isNew
+        )
+    }
+}
