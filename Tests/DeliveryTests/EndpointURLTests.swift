@@ -1,0 +1,40 @@
+import Dispatcher
+import Foundation
+import Testing
+
+@Suite("Endpoint validation")
+struct EndpointURLTests {
+    @Test("HTTPS is accepted anywhere", arguments: ["https://api.segment.io", "https://collector.example.com:8443/x"])
+    func https(_ text: String) throws {
+        #expect(try EndpointURL.validate(text).absoluteString == text)
+    }
+
+    @Test("plain HTTP is accepted only for loopback",
+          arguments: ["http://127.0.0.1:9000", "http://127.8.9.10", "http://localhost:80", "http://[::1]:8080"])
+    func loopback(_ text: String) throws {
+        #expect(try EndpointURL.validate(text).absoluteString == text)
+    }
+
+    @Test("plain HTTP elsewhere is refused with a clear message, without credentials")
+    func insecure() throws {
+        let error = #expect(throws: EndpointError.self) { try EndpointURL.validate("http://user:pw@128.0.0.1/collect") }
+        #expect(error == .insecure("http://128.0.0.1/collect"))
+        #expect(error?.description.contains("HTTPS is required") == true)
+        #expect(error?.description.contains("pw") == false)
+        #expect(throws: EndpointError.self) { try EndpointURL.validate("http://localhost.evil.com") }
+        #expect(throws: EndpointError.self) { try EndpointURL.validate("http://127.0.0.1.evil.com") }
+        #expect(throws: EndpointError.unsupportedScheme("ftp://example.com")) { try EndpointURL.validate("ftp://example.com") }
+        #expect(throws: EndpointError.malformed("not a url")) { try EndpointURL.validate("not a url") }
+    }
+
+    @Test("loopback detection")
+    func loopbackHosts() {
+        #expect(EndpointURL.isLoopback(host: "127.0.0.1"))
+        #expect(EndpointURL.isLoopback(host: "127.255.255.254"))
+        #expect(EndpointURL.isLoopback(host: "LOCALHOST"))
+        #expect(EndpointURL.isLoopback(host: "::1"))
+        #expect(!EndpointURL.isLoopback(host: "127.0.0.256"))
+        #expect(!EndpointURL.isLoopback(host: "10.0.0.1"))
+        #expect(!EndpointURL.isLoopback(host: "example.com"))
+    }
+}

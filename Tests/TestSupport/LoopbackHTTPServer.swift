@@ -1,0 +1,322 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A real HTTP/1.1 server on 127.0.0.1 for tests: POSIX sockets, a background thread per
+/// connection, an ephemeral port chosen by the kernel.
+///
+/// Each request takes the next scripted ``Action`` (or ``defaultAction``): answer, drop the
+/// connection, or stall. Every request is recorded, and the server tracks how many requests it
+/// was handling at once. It stops itself after `lifetime` seconds, and on ``stop()``.
+public final class LoopbackHTTPServer: @unchecked Sendable {
+    // Safe: the mutable state (`script`, `recorded`, counters, `stopped`, `connections`) is only
+    // touched while holding `lock`; `listener` and `port` are fixed after init.
+
+    /// What the server does with one request.
+    public enum Action: Sendable, Equatable {
+        /// Answers with a status, headers and body.
+        case respond(status: Int, headers: [String: String] = [:], body: Data = Data())
+        /// Closes the connection without answering.
+        case drop
+        /// Holds the request for this many seconds without answering, then closes.
+        case stall(seconds: Double)
+
+        /// `200` with `{"success":true}`.
+        public static let ok = Action.respond(status: 200, headers: ["Content-Type": "application/json"],
+                                              body: Data(#"{"success":true}"#.utf8))
+    }
+
+    /// A request as the server received it.
+    public struct Request: Sendable {
+        /// The method.
+        public var method: String
+        /// The request target, for example `/v1/batch`.
+        public var path: String
+        /// Header fields, names lowercased.
+        public var headers: [String: String]
+        /// The body (empty when body recording is off).
+        public var body: Data
+        /// The body's length in bytes.
+        public var bodyLength: Int
+        /// The action taken.
+        public var action: Action
+    }
+
+    /// Why the server could not start.
+    public struct StartError: Error, CustomStringConvertible {
+        /// What failed, with `errno`.
+        public var description: String
+    }
+
+    /// The port, chosen by the kernel.
+    public let port: UInt16
+    /// `http://127.0.0.1:<port>`.
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    /// The action once the script is used up.
+    public let defaultAction: Action
+
+    private let listener: Int32
+    private let recordBodies: Bool
+    private let lock = NSLock()
+    private var script: [Action] = []
+    private var recorded: [Request] = []
+    private var active = 0
+    private var maxActive = 0
+    private var total = 0
+    private var totalBytes = 0
+    private var stopped = false
+    private var connections: Set<Int32> = []
+
+    /// Starts a server.
+    /// - Parameters:
+    ///   - defaultAction: the answer once the script is used up. Defaults to ``Action/ok``.
+    ///   - recordBodies: whether to keep request bodies (turn off for load tests).
+    ///   - lifetime: seconds after which the server stops itself. Defaults to 60.
+    public init(defaultAction: Action = .ok, recordBodies: Bool = true, lifetime: TimeInterval = 60) throws {
+        self.defaultAction = defaultAction
+        self.recordBodies = recordBodies
+        #if canImport(Glibc)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw StartError(description: "socket: errno \(errno)") }
+        var reuse: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(descriptor, 64) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw StartError(description: "bind/listen on 127.0.0.1: errno \(code)")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        listener = descriptor
+        port = UInt16(bigEndian: address.sin_port)
+        let deadline = Date().addingTimeInterval(lifetime)
+        let thread = Thread { [self] in acceptLoop(until: deadline) }
+        thread.name = "LoopbackHTTPServer.accept"
+        thread.start()
+    }
+
+    deinit { stop() }
+
+    /// Adds actions for the next requests, in order.
+    public func enqueue(_ actions: Action...) { enqueue(actions) }
+
+    /// Adds actions for the next requests, in order.
+    public func enqueue(_ actions: [Action]) { lock.withLock { script.append(contentsOf: actions) } }
+
+    /// Every request received, in order.
+    public var requests: [Request] { lock.withLock { recorded } }
+    /// The number of requests received.
+    public var requestCount: Int { lock.withLock { total } }
+    /// The total request body bytes received.
+    public var receivedBodyBytes: Int { lock.withLock { totalBytes } }
+    /// The most requests that were being handled at the same moment.
+    public var maxConcurrentRequests: Int { lock.withLock { maxActive } }
+
+    /// Stops accepting and closes every connection.
+    public func stop() {
+        let open: Set<Int32>? = lock.withLock {
+            if stopped { return nil }
+            stopped = true
+            return connections
+        }
+        guard let open else { return }
+        shutdown(listener, Int32(SHUT_RDWR))
+        for connection in open { shutdown(connection, Int32(SHUT_RDWR)) }
+    }
+
+    private var isStopped: Bool { lock.withLock { stopped } }
+
+    private func acceptLoop(until deadline: Date) {
+        defer { close(listener) }
+        while !isStopped {
+            if Date() >= deadline {
+                stop()
+                return
+            }
+            var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 100) > 0 else { continue }
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else { continue }
+            var noDelay: Int32 = 1
+            setsockopt(connection, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
+            #if canImport(Darwin)
+            var noSignal: Int32 = 1
+            setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
+            #endif
+            let registered: Bool = lock.withLock {
+                if stopped { return false }
+                connections.insert(connection)
+                return true
+            }
+            guard registered else {
+                close(connection)
+                return
+            }
+            let thread = Thread { [self] in serve(connection) }
+            thread.name = "LoopbackHTTPServer.connection"
+            thread.start()
+        }
+    }
+
+    // MARK: - One connection
+
+    private func serve(_ connection: Int32) {
+        defer {
+            lock.withLock { _ = connections.remove(connection) }
+            close(connection)
+        }
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1 << 16)
+        while !isStopped {
+            guard let head = readHead(connection, &buffer) else { return }
+            if head.headers["expect"]?.lowercased() == "100-continue", buffer.count < head.contentLength {
+                guard writeAll(connection, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) else { return }
+            }
+            guard readBody(connection, &buffer, length: head.contentLength) else { return }
+            let body = Array(buffer[0..<head.contentLength])
+            buffer.removeFirst(head.contentLength)
+            let action: Action = lock.withLock {
+                active += 1
+                maxActive = max(maxActive, active)
+                total += 1
+                totalBytes += body.count
+                let next = script.isEmpty ? defaultAction : script.removeFirst()
+                recorded.append(Request(method: head.method, path: head.path, headers: head.headers,
+                                        body: recordBodies ? Data(body) : Data(), bodyLength: body.count,
+                                        action: next))
+                return next
+            }
+            defer { lock.withLock { active -= 1 } }
+            switch action {
+            case .drop:
+                return
+            case .stall(let seconds):
+                let until = Date().addingTimeInterval(seconds)
+                while Date() < until, !isStopped { usleep(20_000) }
+                return
+            case .respond(let status, let headers, let responseBody):
+                let closeAfter = head.headers["connection"]?.lowercased() == "close"
+                var text = "HTTP/1.1 \(status) \(Self.reason(status))\r\nContent-Length: \(responseBody.count)\r\n"
+                for (name, value) in headers { text += "\(name): \(value)\r\n" }
+                text += closeAfter ? "Connection: close\r\n\r\n" : "Connection: keep-alive\r\n\r\n"
+                guard writeAll(connection, Array(text.utf8) + responseBody) else { return }
+                if closeAfter { return }
+            }
+        }
+    }
+
+    private struct Head {
+        var method: String
+        var path: String
+        var headers: [String: String]
+        var contentLength: Int
+    }
+
+    /// Reads until a full request head is buffered, parses it and removes it from `buffer`.
+    private func readHead(_ connection: Int32, _ buffer: inout [UInt8]) -> Head? {
+        let terminator: [UInt8] = [13, 10, 13, 10]
+        var searchFrom = 0
+        while true {
+            if buffer.count >= 4 {
+                var index = max(0, searchFrom - 3)
+                while index + 4 <= buffer.count {
+                    if buffer[index] == 13, buffer[index + 1] == 10, buffer[index + 2] == 13, buffer[index + 3] == 10 {
+                        let text = String(decoding: buffer[0..<index], as: UTF8.self)
+                        buffer.removeFirst(index + terminator.count)
+                        return parseHead(text)
+                    }
+                    index += 1
+                }
+                searchFrom = buffer.count
+            }
+            guard receive(connection, &buffer) else { return nil }
+        }
+    }
+
+    private func parseHead(_ text: String) -> Head? {
+        let lines = text.components(separatedBy: "\r\n")
+        let requestLine = lines.first?.split(separator: " ") ?? []
+        guard requestLine.count >= 2 else { return nil }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let length = headers["content-length"].flatMap { Int($0) } ?? 0
+        return Head(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers,
+                    contentLength: max(0, length))
+    }
+
+    private func readBody(_ connection: Int32, _ buffer: inout [UInt8], length: Int) -> Bool {
+        while buffer.count < length {
+            guard receive(connection, &buffer) else { return false }
+        }
+        return true
+    }
+
+    /// Appends what arrives to `buffer`, waiting in short polls so that ``stop()`` is noticed.
+    private func receive(_ connection: Int32, _ buffer: inout [UInt8]) -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while !isStopped {
+            var poller = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, 100)
+            if ready == 0 { continue }
+            if ready < 0 { return errno == EINTR }
+            let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { return count < 0 && errno == EINTR }
+            buffer.append(contentsOf: chunk[0..<count])
+            return true
+        }
+        return false
+    }
+
+    private func writeAll(_ connection: Int32, _ bytes: [UInt8]) -> Bool {
+        var sent = 0
+        #if canImport(Glibc)
+        let flags = Int32(MSG_NOSIGNAL)
+        #else
+        let flags: Int32 = 0
+        #endif
+        while sent < bytes.count {
+            let count = bytes.withUnsafeBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return -1 }
+                return send(connection, base + sent, raw.count - sent, flags)
+            }
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { return false }
+            sent += count
+        }
+        return true
+    }
+
+    private static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 400: "Bad Request"
+        case 408: "Request Timeout"
+        case 413: "Payload Too Large"
+        case 422: "Unprocessable Entity"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 503: "Service Unavailable"
+        default: "Status"
+        }
+    }
+}

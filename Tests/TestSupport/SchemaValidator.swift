@@ -1,0 +1,107 @@
+import Foundation
+
+/// Validates JSON against the Snowplow Iglu schemas in `../shared/contracts/snowplow/`, by
+/// running `python3` with the `jsonschema` package (draft-04; the Iglu `self` keyword is
+/// ignored, formats such as `uuid` and `date-time` are checked where the package can).
+public enum SchemaValidator {
+    /// Why validation could not run.
+    public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong.
+        public var description: String
+    }
+
+    /// The folder holding the schemas, found from this file's path.
+    public static let schemaRoot: URL = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
+        .deletingLastPathComponent()   // TestSupport
+        .deletingLastPathComponent()   // Tests
+        .deletingLastPathComponent()   // repository root
+        .deletingLastPathComponent()   // its parent
+        .appendingPathComponent("shared/contracts/snowplow", isDirectory: true)
+
+    /// Validates `json` against the schema named by `iglu` (for example
+    /// `"iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4"`).
+    /// - Returns: the validation errors, empty when valid.
+    public static func validate(_ json: Data, against iglu: String) throws -> [String] {
+        try run(json, mode: "plain", uri: iglu)
+    }
+
+    /// Validates a self-describing JSON (`{"schema","data"}`) all the way down: the wrapper, its
+    /// data against its schema, and, for a payload_data body, every event's `co` and `ue_pr`
+    /// (parsed from their strings), the contexts and unstruct_event wrappers, and every entity.
+    /// - Parameter allowUnknownSchemas: whether a schema not in the contracts folder (your own
+    ///   self-describing event) is skipped rather than reported.
+    /// - Returns: the validation errors, each with its JSON path; empty when valid.
+    public static func validateSelfDescribing(_ json: Data, allowUnknownSchemas: Bool = false) throws -> [String] {
+        try run(json, mode: allowUnknownSchemas ? "deep-allow-unknown" : "deep", uri: "")
+    }
+
+    private static let script = #"""
+import json, os, sys
+from jsonschema import Draft4Validator
+root, mode, uri, path = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+errors = []
+def load(uri):
+    if not isinstance(uri, str) or not uri.startswith("iglu:"):
+        errors.append("not an iglu URI: %r" % (uri,)); return None
+    file = os.path.join(root, uri[5:])
+    if not os.path.exists(file):
+        if mode != "deep-allow-unknown": errors.append("unknown schema " + uri)
+        return None
+    with open(file) as handle: return json.load(handle)
+def check(instance, uri, where):
+    schema = load(uri)
+    if schema is None: return False
+    validator = Draft4Validator(schema, format_checker=Draft4Validator.FORMAT_CHECKER)
+    for error in sorted(validator.iter_errors(instance), key=lambda e: [str(p) for p in e.path]):
+        errors.append("%s%s: %s (%s)" % (where, "".join("/" + str(p) for p in error.path), error.message, uri))
+    return True
+def deep(obj, where):
+    check(obj, "iglu:com.snowplowanalytics.self-desc/instance/jsonschema/1-0-0", where)
+    if not isinstance(obj, dict) or "schema" not in obj or "data" not in obj: return
+    uri, data = obj["schema"], obj["data"]
+    check(data, uri, where + "/data")
+    if not isinstance(uri, str): return
+    if "/payload_data/" in uri and isinstance(data, list):
+        for index, event in enumerate(data):
+            if not isinstance(event, dict): continue
+            for key in ("co", "ue_pr"):
+                if key in event:
+                    try: inner = json.loads(event[key])
+                    except Exception as error:
+                        errors.append("%s/data/%d/%s: not JSON: %s" % (where, index, key, error)); continue
+                    deep(inner, "%s/data/%d/%s" % (where, index, key))
+    elif "/contexts/" in uri and isinstance(data, list):
+        for index, entity in enumerate(data): deep(entity, "%s/data/%d" % (where, index))
+    elif "/unstruct_event/" in uri and isinstance(data, dict):
+        deep(data, where + "/data")
+with open(path) as handle: document = json.load(handle)
+if mode == "plain": check(document, uri, "")
+else: deep(document, "")
+print(json.dumps(errors))
+"""#
+
+    private static func run(_ json: Data, mode: String, uri: String) throws -> [String] {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("schema-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("document.json")
+        try json.write(to: input)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, schemaRoot.path, mode, uri, input.path]
+        let output = Pipe()
+        let errorOutput = Pipe()
+        process.standardOutput = output
+        process.standardError = errorOutput
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errorOutput.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0,
+              let errors = try? JSONDecoder().decode([String].self, from: data) else {
+            throw Failure(description: "python3 jsonschema failed (\(process.terminationStatus)): "
+                + String(decoding: errorData, as: UTF8.self))
+        }
+        return errors
+    }
+}
