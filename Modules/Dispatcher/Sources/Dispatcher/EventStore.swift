@@ -1,0 +1,496 @@
+import Foundation
+
+/// The Dispatcher's persistent queue: one SQLite file (WAL, `synchronous = NORMAL`, mode 0600)
+/// holding pending, in-flight and rejected events, plus a small key/value `meta` table.
+///
+/// - Events leave only through ``acknowledge(_:)`` (delivered), ``deleteRejected()`` or ``purge()``,
+///   or, when the ``StoreLimits`` are exceeded, by eviction of the oldest *pending* events, which
+///   is counted in ``StoreCounts/evicted`` and reported by ``insert(_:settingMetadata:now:)``.
+/// - Opening is fast whatever the backlog: counts are kept in the file, in-flight rows from a
+///   crashed run are found through an index and returned to pending.
+/// - A damaged file, or one that is not a database, is renamed aside
+///   (`<path>.corrupt-<timestamp>`) and a fresh store is opened; ``recoveredFrom`` says so.
+///
+/// Thread-safe: every call takes the store's lock for its duration.
+public final class EventStore: DeliveryQueue, @unchecked Sendable {
+    // Safe: `database`, `counters` and `recovered` are only touched while holding `lock`.
+    private let lock = NSLock()
+    private var database: SQLiteDatabase?
+    private var counters = StoreCounts()
+    private var recovered: String?
+    private var closedByUser = false
+
+    /// The database file.
+    public let path: String
+    /// The bounds enforced on insert.
+    public let limits: StoreLimits
+
+    /// Opens the store at `path`, creating it (and its folder) when missing, and returns any
+    /// events left in flight by an earlier run to pending.
+    /// - Parameters:
+    ///   - path: the SQLite file.
+    ///   - limits: the bounds enforced on insert.
+    /// - Throws: ``StoreError`` when the file cannot be created or opened (read-only or missing
+    ///   folder, full disk). A corrupt file does not throw: it is set aside, see ``recoveredFrom``.
+    public init(path: String, limits: StoreLimits = StoreLimits()) throws {
+        self.path = path
+        self.limits = limits
+        try lock.withLock { try openLocked() }
+    }
+
+    deinit { database?.close() }
+
+    /// The path a damaged store file was renamed to when this store was opened (or later, when
+    /// damage was found during an operation); `nil` when no recovery happened.
+    public var recoveredFrom: String? { lock.withLock { recovered } }
+
+    // MARK: Opening
+
+    private func openLocked() throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty { try FileProtection.createDirectory(atPath: folder) }
+        do {
+            try openFile()
+        } catch let error as SQLiteError where error.isCorruption {
+            // Rename before closing: closing would otherwise delete the damaged `-wal` with it.
+            let aside = FileProtection.setAside(path)
+            database?.close()
+            database = nil
+            guard let aside else {
+                throw StoreError.corrupt(path: path, setAsidePath: nil, cause: error)
+            }
+            recovered = aside
+            do { try openFile() } catch let error as SQLiteError { throw StoreError.from(error, path: path) }
+        } catch let error as SQLiteError {
+            database?.close()
+            database = nil
+            throw StoreError.from(error, path: path)
+        }
+    }
+
+    /// Opens the file, sets WAL (checked) and the schema, reads the counters and releases in-flight rows.
+    private func openFile() throws {
+        try FileProtection.createFile(atPath: path)
+        let database = try SQLiteDatabase(path: path)
+        self.database = database
+        try database.enableWriteAheadLog()
+        try database.execute("PRAGMA temp_store = MEMORY")
+        if try database.scalarInt("PRAGMA user_version") != EventStoreSchema.version {
+            try database.transaction { try database.execute(EventStoreSchema.create) }
+        }
+        counters = try readCounters(database)
+        for suffix in ["-wal", "-shm"] { FileProtection.restrict(path + suffix) }
+        try releaseAllInFlightLocked(database)
+    }
+
+    private func readCounters(_ database: SQLiteDatabase) throws -> StoreCounts {
+        let statement = try database.cached(EventStoreSchema.readCounters)
+        guard try statement.step() else { return StoreCounts() }
+        let counts = StoreCounts(pending: statement.int(0), inFlight: statement.int(1), rejected: statement.int(2),
+                                 bytes: statement.int(3), evicted: statement.int(4))
+        statement.reset()
+        return counts
+    }
+
+    private func writeCounters(_ counts: StoreCounts, _ database: SQLiteDatabase) throws {
+        let statement = try database.cached(EventStoreSchema.writeCounters)
+        try statement.bind(counts.pending, at: 1)
+        try statement.bind(counts.inFlight, at: 2)
+        try statement.bind(counts.rejected, at: 3)
+        try statement.bind(counts.bytes, at: 4)
+        try statement.bind(counts.evicted, at: 5)
+        try statement.step()
+    }
+
+    /// Runs `body` with the open database under the lock. SQLite errors become ``StoreError``s;
+    /// on damage the file is set aside and a fresh store opened before the error is thrown.
+    private func withDatabase<Result>(_ body: (SQLiteDatabase) throws -> Result) throws -> Result {
+        try lock.withLock {
+            if database == nil {
+                if closedByUser { throw StoreError.closed(path: path) }
+                try openLocked()
+            }
+            guard let database else { throw StoreError.closed(path: path) }
+            do {
+                return try body(database)
+            } catch let error as SQLiteError where error.isCorruption {
+                let aside = FileProtection.setAside(path)
+                database.close()
+                self.database = nil
+                recovered = aside ?? recovered
+                counters = StoreCounts()
+                try? openLocked()
+                throw StoreError.corrupt(path: path, setAsidePath: aside, cause: error)
+            } catch let error as SQLiteError {
+                throw StoreError.from(error, path: path)
+            }
+        }
+    }
+
+    /// Runs `body` in a transaction on a copy of the counters, which are written in the same
+    /// transaction and kept only when it commits.
+    private func write<Result>(_ body: (SQLiteDatabase, inout StoreCounts) throws -> Result) throws -> Result {
+        try withDatabase { database in
+            var next = counters
+            let result = try database.transaction {
+                let result = try body(database, &next)
+                try writeCounters(next, database)
+                return result
+            }
+            counters = next
+            return result
+        }
+    }
+
+    // MARK: Inserting
+
+    /// Inserts events in one transaction. Ids already stored are ignored and reported; then the
+    /// oldest pending events are evicted until the ``limits`` hold.
+    /// - Parameters:
+    ///   - events: the events, in order.
+    ///   - metadata: `meta` entries written in the same transaction (the ingest writer records its
+    ///     journal position this way).
+    ///   - now: the creation time recorded.
+    /// - Returns: what was inserted, ignored and evicted.
+    @discardableResult
+    public func insert(_ events: [EncodedEvent], settingMetadata metadata: [String: String] = [:], now: Date = Date()) throws -> InsertOutcome {
+        guard !events.isEmpty || !metadata.isEmpty else { return InsertOutcome() }
+        let createdAt = Self.milliseconds(now)
+        return try write { database, counts in
+            var outcome = InsertOutcome()
+            let statement = try database.cached(EventStoreSchema.insert)
+            for event in events {
+                statement.reset()
+                let size = event.approximateSize
+                try statement.bind(event.id, at: 1)
+                try statement.bind(event.timestampMilliseconds, at: 2)
+                try statement.bind(event.category, at: 3)
+                try statement.bind(event.name, at: 4)
+                try statement.bind(event.action, at: 5)
+                try statement.bind(bytes: event.userDataJSON, at: 6)
+                try statement.bind(bytes: event.contextJSON, at: 7)
+                try statement.bind(bytes: event.flagsJSON, at: 8)
+                try statement.bind(createdAt, at: 9)
+                try statement.bind(size, at: 10)
+                try statement.step()
+                if database.changes == 1 {
+                    outcome.inserted += 1
+                    counts.pending += 1
+                    counts.bytes += size
+                } else {
+                    outcome.duplicates.append(event.id)
+                }
+            }
+            for (key, value) in metadata { try setMetadata(key, value, database) }
+            outcome.evicted = try evict(database, &counts)
+            return outcome
+        }
+    }
+
+    /// Deletes the oldest pending rows while the counts exceed the limits.
+    private func evict(_ database: SQLiteDatabase, _ counts: inout StoreCounts) throws -> [UUID] {
+        var evicted: [UUID] = []
+        while counts.total > limits.maxEvents || counts.bytes > limits.maxBytes {
+            let excess = counts.total - limits.maxEvents
+            let page = min(1_000, max(excess, 64))
+            let select = try database.cached(EventStoreSchema.oldestPending)
+            try select.bind(page, at: 1)
+            var rows: [(sequence: Int64, id: UUID?, size: Int)] = []
+            while try select.step() { rows.append((select.int64(0), select.uuid(1), select.int(2))) }
+            select.reset()
+            guard !rows.isEmpty else { break }
+            let delete = try database.cached(EventStoreSchema.deleteBySequence)
+            for row in rows {
+                guard counts.total > limits.maxEvents || counts.bytes > limits.maxBytes else { break }
+                delete.reset()
+                try delete.bind(row.sequence, at: 1)
+                try delete.step()
+                counts.pending -= 1
+                counts.bytes -= row.size
+                counts.evicted += 1
+                if let id = row.id { evicted.append(id) }
+            }
+        }
+        return evicted
+    }
+
+    // MARK: DeliveryQueue
+
+    /// Marks up to `limit` due pending events (oldest first, fitting `maxBytes` together, at
+    /// least one) as in flight and returns them. Reads one page with `LIMIT`, never the store.
+    public func claimBatch(limit: Int, maxBytes: Int, now: Date) throws -> [StoredEvent] {
+        guard limit > 0 else { return [] }
+        return try write { database, counts in
+            let select = try database.cached(EventStoreSchema.claim)
+            try select.bind(Self.milliseconds(now), at: 1)
+            try select.bind(limit, at: 2)
+            var batch: [StoredEvent] = []
+            var bytes = 0
+            while try select.step() {
+                let size = select.int(14)
+                if !batch.isEmpty, bytes + size > maxBytes { break }
+                var row = Self.row(select)
+                row.status = .inFlight
+                batch.append(row)
+                bytes += size
+            }
+            select.reset()
+            let mark = try database.cached(EventStoreSchema.markInFlight)
+            for row in batch {
+                mark.reset()
+                try mark.bind(row.sequence, at: 1)
+                try mark.step()
+            }
+            counts.pending -= batch.count
+            counts.inFlight += batch.count
+            return batch
+        }
+    }
+
+    /// Deletes acknowledged events, in one transaction. Unknown ids are ignored.
+    public func acknowledge(_ ids: [UUID]) throws {
+        guard !ids.isEmpty else { return }
+        try write { database, counts in
+            let delete = try database.cached(EventStoreSchema.acknowledge)
+            for id in ids {
+                delete.reset()
+                try delete.bind(id, at: 1)
+                while try delete.step() {
+                    counts.bytes -= delete.int(1)
+                    switch delete.int64(0) {
+                    case EventStoreSchema.inFlight: counts.inFlight -= 1
+                    case EventStoreSchema.rejected: counts.rejected -= 1
+                    default: counts.pending -= 1
+                    }
+                }
+            }
+        }
+    }
+
+    /// Returns in-flight events to pending with one more attempt, `error` kept, due again at
+    /// `nextAttemptAt`. Events not in flight are left alone.
+    public func scheduleRetry(_ ids: [UUID], nextAttemptAt: Date, error: String) throws {
+        guard !ids.isEmpty else { return }
+        try write { database, counts in
+            let update = try database.cached(EventStoreSchema.retry)
+            for id in ids {
+                update.reset()
+                try update.bind(Self.milliseconds(nextAttemptAt), at: 1)
+                try update.bind(error, at: 2)
+                try update.bind(id, at: 3)
+                try update.step()
+                let changed = database.changes
+                counts.inFlight -= changed
+                counts.pending += changed
+            }
+        }
+    }
+
+    /// Moves in-flight or pending events to rejected, counting an attempt and keeping `reason`.
+    public func reject(_ ids: [UUID], reason: String) throws {
+        guard !ids.isEmpty else { return }
+        try write { database, counts in
+            let update = try database.cached(EventStoreSchema.rejectFrom)
+            for id in ids {
+                for from in [EventStoreSchema.inFlight, EventStoreSchema.pending] {
+                    update.reset()
+                    try update.bind(reason, at: 1)
+                    try update.bind(id, at: 2)
+                    try update.bind(from, at: 3)
+                    try update.step()
+                    guard database.changes == 1 else { continue }
+                    if from == EventStoreSchema.inFlight { counts.inFlight -= 1 } else { counts.pending -= 1 }
+                    counts.rejected += 1
+                    break
+                }
+            }
+        }
+    }
+
+    /// Returns in-flight events to pending without counting an attempt.
+    public func release(_ ids: [UUID]) throws {
+        guard !ids.isEmpty else { return }
+        try write { database, counts in
+            let update = try database.cached(EventStoreSchema.release)
+            for id in ids {
+                update.reset()
+                try update.bind(id, at: 1)
+                try update.step()
+                let changed = database.changes
+                counts.inFlight -= changed
+                counts.pending += changed
+            }
+        }
+    }
+
+    /// Returns every in-flight event to pending (done on open: recovery from a crash mid-delivery).
+    /// - Returns: how many were released.
+    @discardableResult
+    public func releaseAllInFlight() throws -> Int {
+        try withDatabase { database in try releaseAllInFlightLocked(database) }
+    }
+
+    @discardableResult
+    private func releaseAllInFlightLocked(_ database: SQLiteDatabase) throws -> Int {
+        var next = counters
+        let released = try database.transaction {
+            let update = try database.cached(EventStoreSchema.releaseAll)
+            try update.step()
+            let changed = database.changes
+            next.inFlight = 0
+            next.pending += changed
+            if changed > 0 { try writeCounters(next, database) }
+            return changed
+        }
+        counters = next
+        return released
+    }
+
+    // MARK: Reading and housekeeping
+
+    /// What the store holds, without scanning it.
+    public func counts() -> StoreCounts { lock.withLock { counters } }
+
+    /// Events matching `query`, in its order, one page.
+    public func query(_ query: StoreQuery) throws -> [StoredEvent] {
+        var conditions = ""
+        if let status = query.status {
+            guard let code = EventStoreSchema.code(status) else { return [] }
+            conditions = "WHERE status = \(code)"
+        }
+        let column = switch query.sort {
+        case .createdAt: "created_at"
+        case .category: "category"
+        case .name: "name"
+        case .status: "status"
+        case .attempts: "attempts"
+        }
+        let direction = query.ascending ? "ASC" : "DESC"
+        let sql = "SELECT \(EventStoreSchema.columns) FROM events \(conditions) "
+            + "ORDER BY \(column) \(direction), seq \(direction) LIMIT ? OFFSET ?"
+        return try withDatabase { database in
+            let select = try database.cached(sql)
+            try select.bind(query.limit, at: 1)
+            try select.bind(query.offset, at: 2)
+            var rows: [StoredEvent] = []
+            while try select.step() { rows.append(Self.row(select)) }
+            select.reset()
+            return rows
+        }
+    }
+
+    /// Deletes every rejected event.
+    /// - Returns: how many were deleted.
+    @discardableResult
+    public func deleteRejected() throws -> Int {
+        try write { database, counts in
+            let totals = try database.cached(EventStoreSchema.rejectedTotals)
+            guard try totals.step() else { return 0 }
+            let bytes = Int(totals.double(1))
+            totals.reset()
+            let delete = try database.cached(EventStoreSchema.deleteRejected)
+            try delete.step()
+            let deleted = database.changes
+            counts.rejected -= deleted
+            counts.bytes -= bytes
+            return deleted
+        }
+    }
+
+    /// Deletes every event and all metadata (identifiers included), resets the counters, and
+    /// compacts the file so the deleted content does not linger in free pages.
+    public func purge() throws {
+        try withDatabase { database in
+            var next = StoreCounts()
+            try database.transaction {
+                try database.execute("DELETE FROM events; DELETE FROM meta")
+                try writeCounters(next, database)
+            }
+            counters = next
+            next = counters
+            try database.execute("VACUUM")
+            _ = try database.scalarInt("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+    }
+
+    /// The value stored under `key` in the `meta` table (installation id and the like).
+    public func metadata(_ key: String) throws -> String? {
+        try withDatabase { database in
+            let select = try database.cached(EventStoreSchema.readMeta)
+            try select.bind(key, at: 1)
+            defer { select.reset() }
+            return try select.step() ? select.string(0) : nil
+        }
+    }
+
+    /// Stores `value` under `key` in the `meta` table; `nil` removes the key.
+    public func setMetadata(_ key: String, _ value: String?) throws {
+        try withDatabase { database in
+            try setMetadata(key, value, database)
+        }
+    }
+
+    private func setMetadata(_ key: String, _ value: String?, _ database: SQLiteDatabase) throws {
+        let statement = try database.cached(value == nil ? EventStoreSchema.deleteMeta : EventStoreSchema.writeMeta)
+        try statement.bind(key, at: 1)
+        if let value { try statement.bind(value, at: 2) }
+        try statement.step()
+    }
+
+    /// Copies the write-ahead log into the database file and truncates the log.
+    public func checkpoint() throws {
+        try withDatabase { database in _ = try database.scalarInt("PRAGMA wal_checkpoint(TRUNCATE)") }
+    }
+
+    /// The bytes the store occupies on disk: the database file plus its write-ahead log.
+    public var fileBytes: Int {
+        ["", "-wal"].reduce(0) { total, suffix in
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path + suffix)
+            return total + ((attributes?[.size] as? NSNumber)?.intValue ?? 0)
+        }
+    }
+
+    /// Closes the store; later calls throw ``StoreError/closed(path:)``.
+    public func close() {
+        lock.withLock {
+            closedByUser = true
+            database?.close()
+            database = nil
+        }
+    }
+
+    /// Limits the file to `pages` pages, so writes beyond fail as if the disk were full (tests).
+    func limitPages(_ pages: Int) throws {
+        try withDatabase { database in try database.setMaxPageCount(pages) }
+    }
+
+    // MARK: Rows
+
+    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    private static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+
+    /// Reads a row selected with ``EventStoreSchema/columns``.
+    private static func row(_ statement: SQLiteStatement) -> StoredEvent {
+        let event = EncodedEvent(
+            id: statement.uuid(1) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+            timestampMilliseconds: statement.int64(2),
+            category: statement.string(3) ?? "",
+            name: statement.string(4) ?? "",
+            action: statement.string(5) ?? "",
+            userDataJSON: statement.bytes(6),
+            contextJSON: statement.bytes(7),
+            flagsJSON: statement.bytes(8)
+        )
+        let next = statement.int64(12)
+        return StoredEvent(
+            sequence: statement.int64(0),
+            event: event,
+            status: EventStoreSchema.status(statement.int64(9)),
+            attempts: statement.int(10),
+            createdAt: date(statement.int64(11)),
+            nextAttemptAt: next > 0 ? date(next) : nil,
+            lastError: statement.string(13)
+        )
+    }
+}

@@ -1,0 +1,41 @@
+/// Why the event store could not do what was asked. Every case carries the file and its cause.
+public enum StoreError: Error, Sendable, CustomStringConvertible {
+    /// The store file or its folder could not be created or opened (missing or read-only folder,
+    /// a path through a regular file, permissions). `errno` is the system error when known.
+    case cannotOpen(path: String, reason: String, errno: Int32?)
+    /// The folder or file is read-only: nothing can be written.
+    case readOnly(path: String, cause: SQLiteError)
+    /// The disk (or the configured size limit) is full.
+    case diskFull(path: String, cause: SQLiteError)
+    /// The file is damaged or not a database. It has been set aside as `setAsidePath` (when
+    /// renaming worked) and a fresh store opened in its place.
+    case corrupt(path: String, setAsidePath: String?, cause: SQLiteError)
+    /// The store was closed.
+    case closed(path: String)
+    /// Any other SQLite failure.
+    case sqlite(path: String, cause: SQLiteError)
+
+    /// Classifies a SQLite error met while working on `path`.
+    static func from(_ error: SQLiteError, path: String) -> StoreError {
+        switch error.code {
+        case SQLiteError.readOnly, SQLiteError.permission, SQLiteError.cannotOpen: .readOnly(path: path, cause: error)
+        case SQLiteError.full: .diskFull(path: path, cause: error)
+        case SQLiteError.corrupt, SQLiteError.notADatabase: .corrupt(path: path, setAsidePath: nil, cause: error)
+        default: .sqlite(path: path, cause: error)
+        }
+    }
+
+    /// A readable sentence: what happened, to which file, and why.
+    public var description: String {
+        switch self {
+        case let .cannotOpen(path, reason, code):
+            "cannot open store \(path): \(reason)" + (code.map { " (errno \($0))" } ?? "")
+        case let .readOnly(path, cause): "store \(path) is read-only: \(cause)"
+        case let .diskFull(path, cause): "disk full while writing store \(path): \(cause)"
+        case let .corrupt(path, setAside, cause):
+            "store \(path) was corrupt (\(cause))" + (setAside.map { "; set aside as \($0)" } ?? "")
+        case let .closed(path): "store \(path) is closed"
+        case let .sqlite(path, cause): "store \(path): \(cause)"
+        }
+    }
+}

@@ -1,0 +1,20 @@
+/// The bounds of an ``EventStore``: beyond them the oldest pending events are evicted, counted
+/// and reported. In-flight and rejected events are never evicted.
+public struct StoreLimits: Sendable, Equatable {
+    /// The most events held (pending, in flight and rejected together).
+    public var maxEvents: Int
+    /// The most bytes held, as the sum of ``EncodedEvent/approximateSize``.
+    public var maxBytes: Int
+
+    /// Creates limits.
+    /// - Parameters:
+    ///   - maxEvents: the most events held. Defaults to 1,000,000.
+    ///   - maxBytes: the most bytes held. Defaults to 512 MiB.
+    public init(maxEvents: Int = 1_000_000, maxBytes: Int = 512 << 20) {
+        self.maxEvents = max(1, maxEvents)
+        self.maxBytes = max(1, maxBytes)
+    }
+
+    /// No practical bound.
+    public static let unlimited = StoreLimits(maxEvents: .max, maxBytes: .max)
+}
