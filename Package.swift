@@ -30,7 +30,7 @@ let package = Package(
         .executableTarget(
             name: "demo",
             dependencies: [
-                tracking, dataQuality, dispatcher,
+                tracking, trackingTestKit, dataQuality, dispatcher,
                 .product(name: "Basket", package: "Basket"),
                 .product(name: "Onboarding", package: "Onboarding"),
                 .product(name: "Wishlist", package: "Wishlist"),
@@ -48,16 +48,19 @@ let package = Package(
         .testTarget(
             name: "BasketTests",
             dependencies: [.product(name: "Basket", package: "Basket"), tracking, trackingTestKit],
+            exclude: ["__Snapshots__"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "OnboardingTests",
             dependencies: [.product(name: "Onboarding", package: "Onboarding"), tracking, trackingTestKit],
+            exclude: ["__Snapshots__"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "WishlistTests",
             dependencies: [.product(name: "Wishlist", package: "Wishlist"), tracking, trackingTestKit],
+            exclude: ["__Snapshots__"],
             swiftSettings: strictSettings
         ),
 

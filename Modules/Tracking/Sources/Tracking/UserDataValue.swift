@@ -132,3 +132,5 @@ extension UserDataValue: Codable {
         }
     }
 }
+
+extension UserDataValue: ExpressibleByStringInterpolation {}

@@ -1,0 +1,56 @@
+import Dispatcher
+import Foundation
+
+/// `demo flush --store PATH --endpoint URL --format F [--write-key K] [--timeout SECONDS]`.
+///
+/// Exit 0 when nothing is left pending (rejected events are kept but are not pending),
+/// 1 with a message when the time ran out first.
+enum FlushCommand {
+    static func run(_ arguments: [String]) async throws -> Int32 {
+        let options = try CommandLineOptions(arguments, valueOptions: ["store", "endpoint", "format", "write-key", "timeout"], flagOptions: [])
+        guard let path = options.value("store") else { throw UsageError("flush needs --store PATH") }
+        guard let endpoint = options.value("endpoint") else { throw UsageError("flush needs --endpoint URL") }
+        guard let format = options.value("format") else { throw UsageError("flush needs --format segment|snowplow|ndjson") }
+        let timeout = try options.seconds("timeout", default: 300)
+        let destination = try DestinationOptions.make(endpoint: endpoint, format: format, writeKey: options.value("write-key"))
+        guard FileManager.default.fileExists(atPath: path) else { throw MonitorError.noStore(path) }
+
+        let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
+            storePath: path, destination: destination,
+            batch: BatchConfig(maxQueueSize: Int.max / 2, maxQueueBytes: Int.max / 2, deliverySize: 500, flushInterval: 0),
+            strategy: []))
+        let deadline = Date().addingTimeInterval(timeout)
+        let initial = dispatcher.counters.store.pending
+        let started = Date()
+        var delivered = 0
+        var rejected = 0
+        var lastProgress = Date.distantPast
+        while true {
+            let remaining = deadline.timeIntervalSinceNow
+            let pending = dispatcher.counters.store.pending
+            if pending == 0 { break }
+            if remaining <= 0 {
+                await dispatcher.close()
+                printError("demo: flush timed out after \(Int(timeout)) s with \(pending) events still pending (delivered \(delivered), rejected \(rejected))")
+                return 1
+            }
+            let report = await dispatcher.flush(timeout: min(remaining, 10))
+            delivered += report.delivered
+            rejected += report.rejected
+            if initial >= 1_000, Date().timeIntervalSince(lastProgress) >= 1 {
+                lastProgress = Date()
+                let rate = Double(delivered) / max(0.001, Date().timeIntervalSince(started))
+                printError("flush: \(delivered)/\(initial) delivered, \(rejected) rejected, \(Int(rate)) events/s")
+            }
+            if report.stopReason == .backingOff || report.stopReason == .queueError {
+                let wait = min(max(0.1, report.earliestNextAttempt?.timeIntervalSinceNow ?? 1), max(0, deadline.timeIntervalSinceNow))
+                if let error = report.lastError { printError("flush: waiting \(String(format: "%.1f", wait)) s after: \(error)") }
+                try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
+            }
+        }
+        let counts = dispatcher.counters.store
+        await dispatcher.close()
+        print("flush: delivered \(delivered), rejected \(rejected), pending 0, kept rejected \(counts.rejected), to \(destination.name)")
+        return 0
+    }
+}

@@ -1,0 +1,48 @@
+import Dispatcher
+import Foundation
+
+/// `demo monitor --store PATH [--format table|json|csv] [--status …] [--sort …] [--limit N]`.
+enum MonitorCommand {
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let options = try CommandLineOptions(
+            arguments, valueOptions: ["store", "format", "status", "sort", "limit", "order"], flagOptions: ["journey"])
+        guard let path = options.value("store") else { throw UsageError("monitor needs --store PATH") }
+        let format = try options.choice("format", default: "table", from: ["table", "json", "csv"])
+        let statusText = try options.choice("status", default: "all", from: ["pending", "in_flight", "delivered", "rejected", "all"])
+        let sortText = try options.choice("sort", default: "created", from: ["created", "category", "name", "status", "attempts"])
+        let order = try options.choice("order", default: "asc", from: ["asc", "desc"])
+        let limit = try options.int("limit", default: 1_000, in: 1...10_000_000)
+        guard FileManager.default.fileExists(atPath: path) else { throw MonitorError.noStore(path) }
+
+        let store = try EventStore(path: path, limits: .unlimited)
+        defer { store.close() }
+        let sort: StoreQuery.Sort = switch sortText {
+        case "category": .category
+        case "name": .name
+        case "status": .status
+        case "attempts": .attempts
+        default: .createdAt
+        }
+        let status = EventStatus(rawValue: statusText)
+        let rows = try store.query(StoreQuery(status: status, sort: sort, ascending: order == "asc", limit: limit))
+        let records = rows.map { MonitorRecord($0) }
+        switch format {
+        case "json": print(try MonitorExport.json(records))
+        case "csv": print(MonitorExport.csv(records), terminator: "")
+        default:
+            print(MonitorExport.table(records), terminator: "")
+            print("\(store.counts())")
+        }
+        return 0
+    }
+}
+
+/// The monitor could not read what it was pointed at.
+enum MonitorError: Error, CustomStringConvertible {
+    case noStore(String)
+    var description: String {
+        switch self {
+        case .noStore(let path): "no store at \(path)"
+        }
+    }
+}

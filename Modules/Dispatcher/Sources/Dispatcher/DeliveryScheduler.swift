@@ -1,0 +1,132 @@
+import Foundation
+
+/// Decides when a ``DeliveryWorker`` runs: on request, on a timer, when a backoff ends;
+/// never while paused, and never two rounds at once.
+///
+/// Requests that arrive while a round runs are coalesced into one more round.
+final class DeliveryScheduler: @unchecked Sendable {
+    // Safe: every `var` below is only touched while holding `lock`.
+    private let lock = NSLock()
+    private let worker: DeliveryWorker
+    private let roundBudget: TimeInterval
+    private var requested = false
+    private var running = false
+    private var paused = false
+    private var reachable = true
+    private var closed = false
+    private var retryTimer: Task<Void, Never>?
+    private var intervalTimer: Task<Void, Never>?
+    private let onReport: @Sendable (DeliveryReport) -> Void
+
+    /// Creates a scheduler.
+    /// - Parameters:
+    ///   - worker: the worker of one destination.
+    ///   - flushInterval: seconds between timed rounds; 0 for none.
+    ///   - roundBudget: the longest one automatic round may run, in seconds.
+    ///   - onReport: called after every round.
+    init(worker: DeliveryWorker, flushInterval: TimeInterval, roundBudget: TimeInterval = 60,
+         onReport: @escaping @Sendable (DeliveryReport) -> Void) {
+        self.worker = worker
+        self.roundBudget = roundBudget
+        self.onReport = onReport
+        if flushInterval > 0 {
+            intervalTimer = Task { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(nanoseconds: UInt64(flushInterval * 1_000_000_000))
+                    guard let self, !Task.isCancelled else { return }
+                    self.request()
+                }
+            }
+        }
+    }
+
+    /// Asks for a round soon; returns at once.
+    func request() {
+        let start: Bool = lock.withLock {
+            requested = true
+            guard !running, !paused, reachable, !closed else { return false }
+            running = true
+            return true
+        }
+        if start { Task { await self.pump(deadline: nil) } }
+    }
+
+    /// Runs a round now (after the current one) and returns its report. Ignores reachability
+    /// (an explicit flush tries anyway) but not ``pause()``.
+    func flush(deadline: Date) async -> DeliveryReport {
+        let pausedReport: DeliveryReport? = lock.withLock {
+            guard paused || closed else { return nil }
+            var report = DeliveryReport()
+            report.stopReason = .stopped
+            return report
+        }
+        if let pausedReport { return pausedReport }
+        return await worker.deliverAvailable(deadline: deadline)
+    }
+
+    /// Stops automatic rounds until ``resume()``; a running round finishes its batch.
+    func pause() { lock.withLock { paused = true } }
+
+    /// Allows rounds again and runs one if any was asked for meanwhile.
+    func resume() {
+        let wanted = lock.withLock {
+            paused = false
+            return requested
+        }
+        if wanted { request() }
+    }
+
+    /// Whether rounds are paused.
+    var isPaused: Bool { lock.withLock { paused } }
+
+    /// Records network reachability; automatic rounds wait while unreachable.
+    func setReachable(_ value: Bool) {
+        lock.withLock { reachable = value }
+    }
+
+    /// Stops the timers and the worker.
+    func close() async {
+        let timers = lock.withLock {
+            closed = true
+            return [retryTimer, intervalTimer]
+        }
+        timers.forEach { $0?.cancel() }
+        await worker.stop()
+    }
+
+    private func pump(deadline: Date?) async {
+        while true {
+            let go: Bool = lock.withLock {
+                guard requested, !paused, reachable, !closed else {
+                    running = false
+                    return false
+                }
+                requested = false
+                return true
+            }
+            guard go else { return }
+            let report = await worker.deliverAvailable(deadline: deadline ?? Date().addingTimeInterval(roundBudget))
+            onReport(report)
+            if report.stopReason == .backingOff || report.stopReason == .queueError {
+                scheduleRetry(at: report.earliestNextAttempt ?? Date().addingTimeInterval(5))
+            }
+            if report.stopReason == .deadline { lock.withLock { requested = true } }
+        }
+    }
+
+    private func scheduleRetry(at date: Date) {
+        let delay = max(0.05, date.timeIntervalSinceNow)
+        let timer = Task { [weak self] in
+            try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+            guard !Task.isCancelled else { return }
+            self?.request()
+        }
+        let previous = lock.withLock {
+            let old = retryTimer
+            retryTimer = closed ? nil : timer
+            return old
+        }
+        previous?.cancel()
+        if lock.withLock({ closed }) { timer.cancel() }
+    }
+}

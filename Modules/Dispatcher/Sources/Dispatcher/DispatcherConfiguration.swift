@@ -1,0 +1,107 @@
+import Foundation
+
+/// Everything a ``Dispatcher`` needs: where to store, how to batch, where to deliver.
+///
+/// The simplest setup is one line: `DispatcherConfiguration(storePath: path, destination: destination)`.
+public struct DispatcherConfiguration: Sendable {
+    /// The SQLite store file. Its folder also holds the crash-safe journal (`<file>.journal/`).
+    public var storePath: String
+    /// Queue bounds and batch sizes.
+    public var batch: BatchConfig
+    /// The moments that trigger a delivery besides the timer and a full batch.
+    public var strategy: BatchDispatchStrategy
+    /// When to retry and when to give up.
+    public var retryPolicy: RetryPolicy
+    /// Where events go; `nil` persists only (nothing is delivered until a destination is set).
+    public var destination: (any Destination)?
+    /// How many events' journeys the monitor keeps for this session.
+    public var journeyCapacity: Int
+    /// Called for each storage or delivery problem, on a background thread.
+    public var onDiagnostic: (@Sendable (DispatcherDiagnostic) -> Void)?
+
+    /// Creates a configuration; every argument but the path has a default.
+    public init(
+        storePath: String,
+        destination: (any Destination)? = nil,
+        batch: BatchConfig = BatchConfig(),
+        strategy: BatchDispatchStrategy = [.boot, .willEnterForeground, .didEnterBackground, .reachabilityPings],
+        retryPolicy: RetryPolicy = RetryPolicy(),
+        journeyCapacity: Int = 10_000,
+        onDiagnostic: (@Sendable (DispatcherDiagnostic) -> Void)? = nil
+    ) {
+        self.storePath = storePath
+        self.destination = destination
+        self.batch = batch
+        self.strategy = strategy
+        self.retryPolicy = retryPolicy
+        self.journeyCapacity = journeyCapacity
+        self.onDiagnostic = onDiagnostic
+    }
+}
+
+/// A problem the Dispatcher met and handled without crashing: reported, never thrown at the sender.
+public struct DispatcherDiagnostic: Sendable, CustomStringConvertible {
+    /// Where it happened.
+    public enum Area: String, Sendable {
+        /// The SQLite store or the journal.
+        case storage
+        /// A delivery attempt.
+        case delivery
+    }
+
+    /// Where it happened.
+    public var area: Area
+    /// What happened, credentials never included.
+    public var message: String
+    /// When.
+    public var at: Date
+
+    /// Creates a diagnostic.
+    public init(area: Area, message: String, at: Date = Date()) {
+        self.area = area
+        self.message = message
+        self.at = at
+    }
+
+    /// `storage: …`.
+    public var description: String { "\(area.rawValue): \(message)" }
+}
+
+/// What ``Dispatcher/drain(timeout:)`` achieved before it returned.
+public struct DrainResult: Sendable, Equatable {
+    /// Everything sent before the call reached the SQLite store.
+    public var persisted: Bool
+    /// A delivery attempt finished (or there was no destination or nothing to deliver).
+    public var deliveryAttempted: Bool
+    /// The timeout passed first.
+    public var timedOut: Bool
+    /// The delivery round's report, when one ran.
+    public var report: DeliveryReport?
+}
+
+/// The Dispatcher's counters since it started, plus the store's own.
+public struct DispatcherCounters: Sendable, Equatable {
+    /// Events handed to ``Dispatcher/send(_:)``.
+    public var sent = 0
+    /// Events refused because neither journal nor store could take them.
+    public var dropped = 0
+    /// Events written to the SQLite store.
+    public var persisted = 0
+    /// Events acknowledged by the destination.
+    public var delivered = 0
+    /// Event deliveries scheduled for a retry.
+    public var retried = 0
+    /// Events moved to the rejected state.
+    public var rejected = 0
+    /// Events evicted by the queue bounds.
+    public var evicted = 0
+    /// Events that arrived carrying at least one quality flag.
+    public var flagged = 0
+    /// Events ignored because their id was already stored.
+    public var duplicates = 0
+    /// What the store holds now.
+    public var store = StoreCounts()
+
+    /// Creates zeroed counters.
+    public init() {}
+}
