@@ -208,8 +208,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             case .drop:
                 return
             case .stall(let seconds):
+                // Holds the request until the time passes or the client gives up and closes.
                 let until = Date().addingTimeInterval(seconds)
-                while Date() < until, !isStopped { usleep(20_000) }
+                while Date() < until, !isStopped, !clientClosed(connection) {}
                 return
             case .respond(let status, let headers, let responseBody):
                 let closeAfter = head.headers["connection"]?.lowercased() == "close"
@@ -285,6 +286,14 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             return true
         }
         return false
+    }
+
+    /// Waits up to 20 ms and says whether the client closed the connection.
+    private func clientClosed(_ connection: Int32) -> Bool {
+        var poller = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, 20) > 0 else { return false }
+        var byte: UInt8 = 0
+        return recv(connection, &byte, 1, Int32(MSG_PEEK)) <= 0
     }
 
     private func writeAll(_ connection: Int32, _ bytes: [UInt8]) -> Bool {

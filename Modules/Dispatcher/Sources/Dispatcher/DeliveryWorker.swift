@@ -159,7 +159,8 @@ public actor DeliveryWorker {
             case .retry:
                 failed = true
             case .reject:
-                if case .rejected = result.outcome {} else { failed = true }
+                // Given up after retryable failures: the collector is struggling, back off.
+                if case .retry = result.outcome { failed = true }
             case .acknowledge:
                 break
             }
