@@ -31,7 +31,7 @@ public struct TrackingConfiguration: Sendable, Equatable, Codable {
 
     /// What ``Redactor`` does with sensitive values.
     public enum Redaction: String, Sendable, Codable, CaseIterable {
-        /// Replace with a salted hash.
+        /// Replace with a hash salted with the app id (see ``Redactor/Strategy/hash(salt:)``).
         case hash
         /// Remove the key.
         case remove
