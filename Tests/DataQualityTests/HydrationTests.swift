@@ -137,6 +137,38 @@ struct SnowplowEntityTests {
         }
     }
 
+    @Test func aRolloverIsReflectedInContextAndEntity() throws {
+        let store = InMemoryIdentityStore()
+        let identity = Identity(store: store)
+        let stage = ContextHydrator(
+            application: application, device: device, identity: identity,
+            sessions: SessionTracker(store: store, foregroundTimeout: 60, backgroundTimeout: 60)
+        )
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let first = try #require(stage.process(TrackedEvent(timestamp: start, category: "C", name: "n", action: "a")))
+        let second = try #require(stage.process(TrackedEvent(timestamp: start.addingTimeInterval(60), category: "C", name: "n", action: "a")))
+        func sessionData(_ event: TrackedEvent) -> [String: UserDataValue] {
+            guard case .array(let list)? = event.context["snowplowEntities"], list.count == 2,
+                  case .object(let entity) = list[1], case .object(let data)? = entity["data"] else { return [:] }
+            return data
+        }
+        let before = sessionData(first), after = sessionData(second)
+        #expect(before["sessionIndex"] == 1 && after["sessionIndex"] == 2)
+        #expect(after["previousSessionId"] == before["sessionId"])
+        #expect(after["firstEventId"] == .string(second.id.uuidString.lowercased()))
+        #expect(after["eventIndex"] == 1)
+        #expect(after["userId"] == .string(identity.installationID.uuidString.lowercased()))
+        guard case .object(let session)? = second.context["session"] else {
+            Issue.record("no session")
+            return
+        }
+        #expect(session["previousId"] == before["sessionId"] && session["index"] == 2)
+        for event in [first, second] {
+            guard case .array(let list)? = event.context["snowplowEntities"] else { continue }
+            for entity in list { #expect(try SchemaValidator.errors(ofEntity: entity).isEmpty) }
+        }
+    }
+
     @Test func aSessionWithAPreviousSessionIsValid() throws {
         var state = SessionState(foregroundTimeout: 1, backgroundTimeout: 1)
         _ = state.nextEvent(at: Date(timeIntervalSince1970: 0), id: UUID())

@@ -122,6 +122,14 @@ struct PrivacyTests {
         #expect(Redactor.hash("a@b.co", salt: "other") != hashed)
     }
 
+    @Test func redactionLeavesSchemaBoundSnowplowEntitiesAlone() throws {
+        let entities: UserDataValue = [["schema": "iglu:x", "data": ["userId": "0195f1b2-0000-7000-8000-000000000001"]]]
+        let event = TrackedEvent(category: "C", name: "n", action: "a", userData: ["userId": "u1"], context: ["snowplowEntities": entities, "userId": "u1"])
+        let result = try #require(Redactor(sensitiveKeys: ["userId"], strategy: .remove).process(event))
+        #expect(result.userData.isEmpty)
+        #expect(result.context == ["snowplowEntities": entities])
+    }
+
     @Test func redactionCanRemoveKeys() throws {
         let redactor = Redactor(sensitiveKeys: ["password"], strategy: .remove)
         let result = try #require(redactor.process(TrackedEvent(category: "C", name: "n", action: "a", userData: ["password": "x", "nested": ["password": "y", "ok": true]])))

@@ -14,6 +14,7 @@ public struct ContextHydrator: EventProcessor {
     private let sessions: SessionTracker?
     private let providers: [any ContextProvider]
     private let storageMechanism: String
+    private let cache = HydrationCache()
 
     /// Creates a hydrator.
     /// - Parameters:
@@ -59,19 +60,29 @@ public struct ContextHydrator: EventProcessor {
     /// Adds the context; never returns `nil`.
     public func process(_ event: TrackedEvent) -> TrackedEvent? {
         var result = event
-        result.context.merge(base) { _, new in new }
+        if result.context.isEmpty {
+            result.context = base
+        } else {
+            result.context.merge(base) { _, new in new }
+        }
         var entities: [UserDataValue] = []
         if let mobileEntity { entities.append(mobileEntity) }
         if let identity {
             let installationID = identity.installationID
-            result.context[ContextKey.installationID] = .string(installationID.uuidString.lowercased())
-            result.context[ContextKey.instanceID] = .string(identity.instanceID.uuidString.lowercased())
+            let installationText = cache.text(forInstallation: installationID)
+            result.context[ContextKey.installationID] = .string(installationText)
+            result.context[ContextKey.instanceID] = .string(cache.text(forInstance: identity.instanceID))
             if let userID = identity.userID { result.context[ContextKey.userID] = .string(userID) }
             if let sessions {
                 let session = sessions.nextEvent(at: event.timestamp, id: event.id)
-                result.context[ContextKey.session] = session.contextValue
+                let parts = cache.parts(for: session, installation: installationText, storageMechanism: storageMechanism)
+                var sessionObject = parts.context
+                sessionObject["eventIndex"] = .int(session.eventIndex)
+                result.context[ContextKey.session] = .object(sessionObject)
                 if mobileEntity != nil {
-                    entities.append(SnowplowEntity.clientSession(session, installationID: installationID, storageMechanism: storageMechanism))
+                    var data = parts.clientSession
+                    data["eventIndex"] = .int(min(session.eventIndex, Int(Int32.max)))
+                    entities.append(["schema": .string(SnowplowEntity.clientSessionSchema), "data": .object(data)])
                 }
             }
         } else if let sessions {
@@ -85,5 +96,64 @@ public struct ContextHydrator: EventProcessor {
             result.context[ContextKey.snowplowEntities] = .array(entities)
         }
         return result
+    }
+}
+
+/// The per-session and per-identifier strings of hydration, computed once instead of per event.
+private final class HydrationCache: @unchecked Sendable {
+    // Safe: every mutable property is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var installation: (id: UUID, text: String)?
+    private var instance: (id: UUID, text: String)?
+    private var session: (key: SessionKey, parts: SessionParts)?
+
+    /// What identifies the strings of one session.
+    private struct SessionKey: Equatable {
+        let sessionID: UUID
+        let sessionIndex: Int
+        let installation: String
+    }
+
+    /// The session's context object and client_session data, without the event index.
+    struct SessionParts {
+        let context: [String: UserDataValue]
+        let clientSession: [String: UserDataValue]
+    }
+
+    func text(forInstallation id: UUID) -> String {
+        lock.withLock {
+            if let installation, installation.id == id { return installation.text }
+            let text = id.uuidString.lowercased()
+            installation = (id, text)
+            return text
+        }
+    }
+
+    func text(forInstance id: UUID) -> String {
+        lock.withLock {
+            if let instance, instance.id == id { return instance.text }
+            let text = id.uuidString.lowercased()
+            instance = (id, text)
+            return text
+        }
+    }
+
+    func parts(for snapshot: SessionSnapshot, installation: String, storageMechanism: String) -> SessionParts {
+        let key = SessionKey(sessionID: snapshot.sessionID, sessionIndex: snapshot.sessionIndex, installation: installation)
+        if let cached = lock.withLock({ session }), cached.key == key { return cached.parts }
+        guard case .object(var context) = snapshot.contextValue else { return SessionParts(context: [:], clientSession: [:]) }
+        context.removeValue(forKey: "eventIndex")
+        var clientSession: [String: UserDataValue] = [
+            "userId": .string(installation),
+            "sessionId": context["id"] ?? .null,
+            "sessionIndex": .int(min(snapshot.sessionIndex, Int(Int32.max))),
+            "storageMechanism": .string(storageMechanism),
+            "firstEventId": context["firstEventId"] ?? .null,
+            "firstEventTimestamp": context["firstEventTimestamp"] ?? .null,
+        ]
+        clientSession["previousSessionId"] = context["previousId"] ?? .null
+        let parts = SessionParts(context: context, clientSession: clientSession)
+        lock.withLock { session = (key, parts) }
+        return parts
     }
 }

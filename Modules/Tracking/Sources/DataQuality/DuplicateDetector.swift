@@ -69,11 +69,11 @@ private final class DuplicateMemory: @unchecked Sendable {
             } else {
                 remember(event.id)
             }
-            if let earlier = contents[content], earlier.id != event.id,
-               abs(event.timestamp.timeIntervalSince(earlier.timestamp)) < window {
+            let earlier = contents[content]
+            if let earlier, earlier.id != event.id, abs(event.timestamp.timeIntervalSince(earlier.timestamp)) < window {
                 flags.append(EventFlag(code: "duplicate", detail: earlier.id.uuidString.lowercased()))
-            } else if contents[content]?.id != event.id {
-                remember(content, id: event.id, timestamp: event.timestamp)
+            } else if earlier?.id != event.id {
+                remember(content, id: event.id, timestamp: event.timestamp, isNew: earlier == nil)
             }
         }
         if let diagnostics {
@@ -97,10 +97,9 @@ private final class DuplicateMemory: @unchecked Sendable {
         }
     }
 
-    private func remember(_ content: Content, id: UUID, timestamp: Date) {
-        if contents.updateValue((id, timestamp), forKey: content) == nil {
-            contentOrder.append(content)
-        }
+    private func remember(_ content: Content, id: UUID, timestamp: Date, isNew: Bool) {
+        contents[content] = (id, timestamp)
+        if isNew { contentOrder.append(content) }
         while contents.count > capacity, contentStart < contentOrder.count {
             contents.removeValue(forKey: contentOrder[contentStart])
             contentStart += 1

@@ -3,7 +3,9 @@ import Tracking
 /// The stage that removes or hashes sensitive values before anything is stored or printed.
 ///
 /// Keys are matched case-insensitively, at any depth: inside nested objects and objects in
-/// arrays, in both userData and context. Place it before any plugin (the console prints what
+/// arrays, in both userData and context. The Snowplow entities under
+/// ``ContextKey/snowplowEntities`` are left alone: their fields are fixed by their schemas and
+/// hold no user-provided data. Place it before any plugin (the console prints what
 /// it receives) and after ``ContractValidator`` (which must see the fields to check them).
 public struct Redactor: EventProcessor {
     /// What happens to a sensitive value.
@@ -19,6 +21,7 @@ public struct Redactor: EventProcessor {
     public let sensitiveKeys: Set<String>
     /// What happens to their values.
     public let strategy: Strategy
+    private let keyLengths: Set<Int>
 
     /// Creates a redactor.
     /// - Parameters:
@@ -26,6 +29,7 @@ public struct Redactor: EventProcessor {
     ///   - strategy: remove or hash; hashing with an empty salt by default.
     public init(sensitiveKeys: some Sequence<String>, strategy: Strategy = .hash(salt: "")) {
         self.sensitiveKeys = Set(sensitiveKeys.map { $0.lowercased() })
+        self.keyLengths = Set(self.sensitiveKeys.map(\.utf8.count))
         self.strategy = strategy
     }
 
@@ -39,25 +43,50 @@ public struct Redactor: EventProcessor {
     }
 
     /// `data` with every sensitive key removed or hashed, at any depth.
-    public func redact(_ data: UserData) -> UserData {
-        var result: UserData = [:]
-        result.reserveCapacity(data.count)
-        for (key, value) in data {
-            if sensitiveKeys.contains(key.lowercased()) {
-                if case .hash(let salt) = strategy { result[key] = .string(Self.hash(value, salt: salt)) }
-            } else {
-                result[key] = redact(value)
+    public func redact(_ data: UserData) -> UserData { redacted(data) ?? data }
+
+    /// The redacted copy of `data`, or `nil` when nothing in it is sensitive (so unchanged
+    /// data is never rebuilt).
+    private func redacted(_ data: UserData) -> UserData? {
+        var result: UserData?
+        for (key, value) in data where key != ContextKey.snowplowEntities {
+            if isSensitive(key) {
+                if result == nil { result = data }
+                if case .hash(let salt) = strategy {
+                    result?[key] = .string(Self.hash(value, salt: salt))
+                } else {
+                    result?.removeValue(forKey: key)
+                }
+            } else if let replacement = redacted(value) {
+                if result == nil { result = data }
+                result?[key] = replacement
             }
         }
         return result
     }
 
-    private func redact(_ value: UserDataValue) -> UserDataValue {
+    private func redacted(_ value: UserDataValue) -> UserDataValue? {
         switch value {
-        case .object(let nested): .object(redact(nested))
-        case .array(let elements): .array(elements.map(redact))
-        default: value
+        case .object(let nested):
+            return redacted(nested).map(UserDataValue.object)
+        case .array(let elements):
+            var result: [UserDataValue]?
+            for (index, element) in elements.enumerated() {
+                if let replacement = redacted(element) {
+                    if result == nil { result = elements }
+                    result?[index] = replacement
+                }
+            }
+            return result.map(UserDataValue.array)
+        default:
+            return nil
         }
+    }
+
+    private func isSensitive(_ key: String) -> Bool {
+        // Most keys are ASCII, where lowercasing keeps the length: a cheap first check.
+        if !keyLengths.contains(key.utf8.count), key.utf8.allSatisfy({ $0 < 0x80 }) { return false }
+        return sensitiveKeys.contains(key) || sensitiveKeys.contains(key.lowercased())
     }
 
     /// The replacement for a hashed value: `sha256:` and 16 hex digits.
