@@ -66,6 +66,17 @@ struct PrivacyTests {
         #expect(PrivacyControls(store: store, consentCategories: ["Marketing"]).consent(for: "Marketing") == .granted)
     }
 
+    @Test func aDecisionForACategoryAddedAtRunTimeSurvivesARestart() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = folder.file("identity.json")
+        PrivacyControls(store: try FileIdentityStore(url: file)).setConsent(.denied, for: "Ads")
+        let restarted = PrivacyControls(store: try FileIdentityStore(url: file))
+        #expect(restarted.consent(for: "Ads") == .denied)
+        #expect(restarted.consentCategories == ["Ads"])
+        #expect(restarted.consent(for: "Basket") == .notRequired)
+    }
+
     @Test func deniedConsentDropsEventsAndTellsObservers() {
         let controls = PrivacyControls(store: InMemoryIdentityStore(), consentCategories: ["Marketing"])
         let changes = ChangeLog()

@@ -63,7 +63,8 @@ public final class DiagnosticsReporter: @unchecked Sendable {
         return true
     }
 
-    /// Reports every issue `diagnostics` records from now on.
+    /// Reports every issue `diagnostics` records from now on, for as long as this reporter is
+    /// alive (the observer holds it weakly: keep a reference).
     /// - Returns: the observer token, to stop with ``Diagnostics/removeObserver(_:)``.
     @discardableResult
     public func attach(to diagnostics: Diagnostics) -> Diagnostics.ObserverToken {

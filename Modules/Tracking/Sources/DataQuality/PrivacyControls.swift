@@ -18,6 +18,9 @@ public final class PrivacyControls: @unchecked Sendable {
         public static let optedOut = "privacy.optedOut"
         /// The prefix of each category's consent: `privacy.consent.<category>`.
         public static let consentPrefix = "privacy.consent."
+        /// The categories given a decision at run time, as a JSON array, so that they are
+        /// restored even when the configuration does not list them.
+        public static let knownCategories = "privacy.consentCategories"
         /// The prefix of every privacy key.
         public static let prefix = "privacy."
     }
@@ -45,15 +48,19 @@ public final class PrivacyControls: @unchecked Sendable {
     public init(store: any IdentityStore, consentCategories: Set<String> = [], diagnostics: Diagnostics? = nil) {
         self.store = store
         self.diagnostics = diagnostics
-        self.requiring = consentCategories
+        var requiring = consentCategories
         optedOut = store.value(forKey: Key.optedOut) == "true"
+        let remembered = store.value(forKey: Key.knownCategories)
+            .flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
+        requiring.formUnion(remembered)
         var decisions: [String: ConsentDecision] = [:]
-        for category in consentCategories {
+        for category in requiring {
             if let saved = store.value(forKey: Key.consentPrefix + category).flatMap(ConsentDecision.init(rawValue:)) {
                 decisions[category] = saved
             }
         }
         self.decisions = decisions
+        self.requiring = requiring
     }
 
     /// Whether the user opted out.
@@ -87,7 +94,10 @@ public final class PrivacyControls: @unchecked Sendable {
     ///   ``ConsentDecision/pending`` forgets the decision.
     public func setConsent(_ decision: ConsentDecision, for category: String) {
         let callbacks: [@Sendable (PrivacyChange) -> Void] = lock.withLock {
-            requiring.insert(category)
+            if requiring.insert(category).inserted || store.value(forKey: Key.knownCategories) == nil {
+                let list = (try? JSONEncoder().encode(requiring.sorted())).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+                save(list, forKey: Key.knownCategories)
+            }
             if decision == .pending || decision == .notRequired {
                 decisions.removeValue(forKey: category)
                 remove(Key.consentPrefix + category)
