@@ -16,8 +16,6 @@ public final class Identity: @unchecked Sendable {
         public static let installationID = "identity.installationId"
         /// The logged-in user's id.
         public static let userID = "identity.userId"
-        /// The prefix of every identity key.
-        public static let prefix = "identity."
     }
 
     // Safe: `cachedInstallationID` and `cachedUserID` are only touched while holding `lock`.
@@ -77,10 +75,12 @@ public final class Identity: @unchecked Sendable {
         lock.withLock {
             cachedInstallationID = nil
             cachedUserID = nil
-            do {
-                try store.removeAll(withPrefix: Key.prefix)
-            } catch {
-                diagnostics?.record(.storage, code: "identity_purge_failed", message: String(describing: error))
+            for key in [Key.installationID, Key.userID] {
+                do {
+                    try store.removeValue(forKey: key)
+                } catch {
+                    diagnostics?.record(.storage, code: "identity_purge_failed", message: String(describing: error))
+                }
             }
         }
     }

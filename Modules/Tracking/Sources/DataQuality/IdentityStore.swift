@@ -2,8 +2,8 @@ import Foundation
 
 /// Durable string values by key: where identifiers, the session and privacy choices live.
 ///
-/// ``FileIdentityStore`` keeps them in a JSON file; the Dispatcher may provide one backed by
-/// its database. Implementations are thread-safe.
+/// ``FileIdentityStore`` keeps them in a JSON file; an adapter over the Dispatcher's metadata
+/// table works too (three methods, no key listing needed). Implementations are thread-safe.
 public protocol IdentityStore: Sendable {
     /// The value stored under `key`, or `nil`.
     func value(forKey key: String) -> String?
@@ -11,8 +11,6 @@ public protocol IdentityStore: Sendable {
     func setValue(_ value: String, forKey key: String) throws
     /// Removes the value under `key`, if any.
     func removeValue(forKey key: String) throws
-    /// Removes every value whose key starts with `prefix`; an empty prefix removes everything.
-    func removeAll(withPrefix prefix: String) throws
 }
 
 /// An ``IdentityStore`` in memory: for tests and for apps that must not write identifiers.

@@ -21,8 +21,6 @@ public final class PrivacyControls: @unchecked Sendable {
         /// The categories given a decision at run time, as a JSON array, so that they are
         /// restored even when the configuration does not list them.
         public static let knownCategories = "privacy.consentCategories"
-        /// The prefix of every privacy key.
-        public static let prefix = "privacy."
     }
 
     /// Identifies an observer so it can be removed.
@@ -118,10 +116,13 @@ public final class PrivacyControls: @unchecked Sendable {
         let callbacks: [@Sendable (PrivacyChange) -> Void] = lock.withLock {
             optedOut = false
             decisions.removeAll()
-            do {
-                try store.removeAll(withPrefix: Key.prefix)
-            } catch {
-                diagnostics?.record(.privacy, code: "privacy_purge_failed", message: String(describing: error))
+            let keys = [Key.optedOut, Key.knownCategories] + requiring.sorted().map { Key.consentPrefix + $0 }
+            for key in keys {
+                do {
+                    try store.removeValue(forKey: key)
+                } catch {
+                    diagnostics?.record(.privacy, code: "privacy_purge_failed", message: String(describing: error))
+                }
             }
             return Array(observers.values)
         }
