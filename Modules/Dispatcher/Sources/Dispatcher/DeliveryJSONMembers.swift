@@ -28,19 +28,27 @@ struct DeliveryJSONMembers {
     /// Whether the object has no members.
     var isEmpty: Bool { members.isEmpty }
 
-    /// Whether the key of `member` equals `name` (compared as raw bytes).
-    func key(of member: Member, is name: String) -> Bool {
-        var utf8 = name.utf8.makeIterator()
-        for index in member.key {
-            guard let byte = utf8.next(), byte == bytes[index] else { return false }
+    /// Whether the key of `member` equals `name` (compared as raw UTF-8 bytes).
+    func key(of member: Member, is name: [UInt8]) -> Bool {
+        guard member.key.count == name.count else { return false }
+        var offset = member.key.lowerBound
+        for byte in name {
+            if bytes[offset] != byte { return false }
+            offset += 1
         }
-        return utf8.next() == nil
+        return true
+    }
+
+    /// Whether the key of `member` equals `name`.
+    func key(of member: Member, is name: String) -> Bool { key(of: member, is: Array(name.utf8)) }
+
+    /// The member named `name`, if any.
+    func member(named name: [UInt8]) -> Member? {
+        members.first { key(of: $0, is: name) }
     }
 
     /// The member named `name`, if any.
-    func member(named name: String) -> Member? {
-        members.first { key(of: $0, is: name) }
-    }
+    func member(named name: String) -> Member? { member(named: Array(name.utf8)) }
 
     /// The value of `name` when it is a JSON string, decoded.
     func string(named name: String) -> String? {
@@ -52,9 +60,12 @@ struct DeliveryJSONMembers {
     }
 
     /// The raw value bytes of `name`, if present.
-    func rawValue(named name: String) -> ArraySlice<UInt8>? {
+    func rawValue(named name: [UInt8]) -> ArraySlice<UInt8>? {
         member(named: name).map { bytes[$0.value] }
     }
+
+    /// The raw value bytes of `name`, if present.
+    func rawValue(named name: String) -> ArraySlice<UInt8>? { rawValue(named: Array(name.utf8)) }
 
     private static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09

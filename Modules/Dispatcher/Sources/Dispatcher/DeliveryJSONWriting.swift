@@ -74,20 +74,20 @@ extension JSONWriter {
     }
 
     /// Appends the members of a scanned object (without braces), skipping those named in
-    /// `skipping` and prefixing the keys named in `renaming` with `prefix`.
+    /// `skipping` and prefixing the keys named in `renaming` with `prefix` (names as UTF-8).
     /// - Returns: whether anything was written.
     @discardableResult
     mutating func members(
-        of object: DeliveryJSONMembers, leadingComma: Bool, skipping: [String] = [],
-        renaming: [String] = [], prefix: String = ""
+        of object: DeliveryJSONMembers, leadingComma: Bool, skipping: [[UInt8]] = [],
+        renaming: [[UInt8]] = [], prefix: [UInt8] = []
     ) -> Bool {
         var wroteAny = false
         for member in object.members {
-            if skipping.contains(where: { object.key(of: member, is: $0) }) { continue }
+            if !skipping.isEmpty, skipping.contains(where: { object.key(of: member, is: $0) }) { continue }
             if leadingComma || wroteAny { raw(",") }
             raw("\"")
-            if renaming.contains(where: { object.key(of: member, is: $0) }) {
-                raw(bytes: prefix.utf8)
+            if !renaming.isEmpty, renaming.contains(where: { object.key(of: member, is: $0) }) {
+                raw(bytes: prefix)
             }
             raw(bytes: object.bytes[member.key])
             raw("\":")

@@ -117,13 +117,13 @@ public struct SegmentDestination: Destination, CustomStringConvertible, CustomDe
         writer.raw(",\"timestamp\":")
         writer.isoTimestamp(milliseconds: event.timestampMilliseconds)
         writer.raw(",\"anonymousId\":")
-        if let anonymous = context.rawValue(named: "anonymousId") ?? context.rawValue(named: "installationId"),
+        if let anonymous = context.rawValue(named: Keys.anonymousID) ?? context.rawValue(named: Keys.installationID),
            anonymous.first == UInt8(ascii: "\"") {
             writer.raw(bytes: anonymous)
         } else {
             writer.string(fallbackAnonymousID)
         }
-        if let user = context.rawValue(named: "userId"), user.first == UInt8(ascii: "\"") {
+        if let user = context.rawValue(named: Keys.userID), user.first == UInt8(ascii: "\"") {
             writer.raw(",\"userId\":")
             writer.raw(bytes: user)
         }
@@ -133,17 +133,29 @@ public struct SegmentDestination: Destination, CustomStringConvertible, CustomDe
         writer.string(event.name)
         writer.raw(",\"action\":")
         writer.string(event.action)
-        writer.members(of: userData, leadingComma: true, renaming: ["category", "name", "action"], prefix: "userData.")
+        writer.members(of: userData, leadingComma: true, renaming: Keys.eventFields, prefix: Keys.userDataPrefix)
         writer.raw("},\"context\":{\"library\":{\"name\":")
         writer.string(library.name)
         writer.raw(",\"version\":")
         writer.string(library.version)
         writer.raw("}")
-        writer.members(of: context, leadingComma: true, skipping: ["snowplowEntities"],
-                       renaming: ["library", "flags"], prefix: "event.")
+        writer.members(of: context, leadingComma: true, skipping: Keys.segmentSkipped,
+                       renaming: Keys.contextReserved, prefix: Keys.eventPrefix)
         writer.raw(",\"flags\":")
         writer.raw(bytes: event.flagsJSON)
         writer.raw("}}")
         return writer
+    }
+
+    /// Key names compared as UTF-8.
+    private enum Keys {
+        static let anonymousID = Array("anonymousId".utf8)
+        static let installationID = Array("installationId".utf8)
+        static let userID = Array("userId".utf8)
+        static let eventFields = [Array("category".utf8), Array("name".utf8), Array("action".utf8)]
+        static let userDataPrefix = Array("userData.".utf8)
+        static let segmentSkipped = [Array("snowplowEntities".utf8)]
+        static let contextReserved = [Array("library".utf8), Array("flags".utf8)]
+        static let eventPrefix = Array("event.".utf8)
     }
 }

@@ -5,11 +5,19 @@ import Foundation
 ///
 /// It follows the store's rules: claims take due pending events oldest first within the count
 /// and byte limits (always at least one), only in-flight events can be settled, and
-/// acknowledged events leave. It also counts what happened, and fails on demand.
+/// acknowledged events leave. It also counts what happened, and fails on demand. Every
+/// operation costs time in proportion to the events it touches, so it can hold a large backlog
+/// for throughput tests.
 public final class InMemoryDeliveryQueue: DeliveryQueue, @unchecked Sendable {
     // Safe: every stored property below is only touched while holding `lock`.
     private let lock = NSLock()
-    private var rows: [StoredEvent] = []
+    /// Rows in order; nil once acknowledged. `slots[i]` has absolute position `base + i`.
+    private var slots: [StoredEvent?] = []
+    private var base = 0
+    /// The absolute position of every row still held.
+    private var positions: [UUID: Int] = [:]
+    /// The first absolute position that may hold a row.
+    private var head = 0
     private var acknowledgedIDs: [UUID] = []
     private var claimCount = 0
     private var nextSequence: Int64 = 1
@@ -27,18 +35,22 @@ public final class InMemoryDeliveryQueue: DeliveryQueue, @unchecked Sendable {
     /// Adds events as pending.
     public func add(_ events: [EncodedEvent], createdAt: Date = Date()) {
         lock.withLock {
+            slots.reserveCapacity(slots.count + events.count)
             for event in events {
-                rows.append(StoredEvent(sequence: nextSequence, event: event, status: .pending, attempts: 0,
-                                        createdAt: createdAt))
+                positions[event.id] = base + slots.count
+                slots.append(StoredEvent(sequence: nextSequence, event: event, status: .pending, attempts: 0,
+                                         createdAt: createdAt))
                 nextSequence += 1
             }
         }
     }
 
     /// Every row still held (pending, in flight or rejected), in order.
-    public var storedEvents: [StoredEvent] { lock.withLock { rows } }
+    public var storedEvents: [StoredEvent] { lock.withLock { slots.compactMap { $0 } } }
     /// The rows with `status`.
-    public func events(_ status: EventStatus) -> [StoredEvent] { lock.withLock { rows.filter { $0.status == status } } }
+    public func events(_ status: EventStatus) -> [StoredEvent] {
+        lock.withLock { slots.compactMap { $0?.status == status ? $0 : nil } }
+    }
     /// The ids acknowledged so far, in order of acknowledgement.
     public var acknowledged: [UUID] { lock.withLock { acknowledgedIDs } }
     /// How many batches were claimed.
@@ -53,14 +65,18 @@ public final class InMemoryDeliveryQueue: DeliveryQueue, @unchecked Sendable {
             if let failure { throw failure }
             var claimed: [StoredEvent] = []
             var bytes = 0
-            for index in rows.indices where rows[index].status == .pending {
-                if claimed.count >= limit { break }
-                if let next = rows[index].nextAttemptAt, next > now { continue }
-                let size = rows[index].event.approximateSize
+            var index = head - base
+            while index < slots.count, claimed.count < limit {
+                defer { index += 1 }
+                guard let row = slots[index], row.status == .pending else { continue }
+                if let next = row.nextAttemptAt, next > now { continue }
+                let size = row.event.approximateSize
                 if !claimed.isEmpty, bytes + size > maxBytes { break }
-                rows[index].status = .inFlight
+                slots[index]?.status = .inFlight
                 bytes += size
-                claimed.append(rows[index])
+                claimed.append(StoredEvent(sequence: row.sequence, event: row.event, status: .inFlight,
+                                           attempts: row.attempts, createdAt: row.createdAt,
+                                           nextAttemptAt: row.nextAttemptAt, lastError: row.lastError))
             }
             if !claimed.isEmpty { claimCount += 1 }
             return claimed
@@ -71,11 +87,16 @@ public final class InMemoryDeliveryQueue: DeliveryQueue, @unchecked Sendable {
     public func acknowledge(_ ids: [UUID]) throws {
         try lock.withLock {
             if let failure { throw failure }
-            let set = Set(ids)
-            rows.removeAll { row in
-                guard set.contains(row.event.id), row.status == .inFlight else { return false }
-                acknowledgedIDs.append(row.event.id)
-                return true
+            for id in ids {
+                guard let position = positions[id], slots[position - base]?.status == .inFlight else { continue }
+                slots[position - base] = nil
+                positions[id] = nil
+                acknowledgedIDs.append(id)
+            }
+            while head - base < slots.count, slots[head - base] == nil { head += 1 }
+            if head - base > 4096, head - base > slots.count / 2 {
+                slots.removeFirst(head - base)
+                base = head
             }
         }
     }
@@ -107,9 +128,10 @@ public final class InMemoryDeliveryQueue: DeliveryQueue, @unchecked Sendable {
     private func update(_ ids: [UUID], _ change: (inout StoredEvent) -> Void) throws {
         try lock.withLock {
             if let failure { throw failure }
-            let set = Set(ids)
-            for index in rows.indices where rows[index].status == .inFlight && set.contains(rows[index].event.id) {
-                change(&rows[index])
+            for id in ids {
+                guard let position = positions[id], var row = slots[position - base], row.status == .inFlight else { continue }
+                change(&row)
+                slots[position - base] = row
             }
         }
     }
