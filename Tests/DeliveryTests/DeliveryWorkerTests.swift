@@ -23,6 +23,15 @@ final class AttemptLog: @unchecked Sendable {
     var attempts: [DeliveryAttempt] { lock.withLock { entries } }
 }
 
+/// Collects the running reports a worker publishes.
+final class ProgressLog: @unchecked Sendable {
+    // Safe: `entries` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var entries: [DeliveryReport] = []
+    func record(_ report: DeliveryReport) { lock.withLock { entries.append(report) } }
+    var reports: [DeliveryReport] { lock.withLock { entries } }
+}
+
 @Suite("Delivery worker with a spy transport and an in-memory queue")
 struct DeliveryWorkerTests {
     let start = Date(timeIntervalSince1970: 1_795_255_200)
@@ -44,9 +53,15 @@ struct DeliveryWorkerTests {
         let queue = InMemoryDeliveryQueue(events: events, createdAt: start)
         let spy = SpyTransport()
         let log = AttemptLog()
-        let worker = try makeWorker(queue: queue, spy: spy, clock: ManualClock(start), log: log)
+        let progress = ProgressLog()
+        let destination = try SegmentDestination(endpoint: URL(string: "https://api.example.com")!, writeKey: "k", transport: spy)
+        let worker = DeliveryWorker(
+            queue: queue, destination: destination,
+            configuration: DeliveryWorkerConfiguration(deliverySize: 10, clock: { self.start }, random: { 0.5 }),
+            observer: { log.record($0) }, progress: { progress.record($0) })
         let report = await worker.deliverAvailable(deadline: start.addingTimeInterval(60))
         #expect(report.delivered == 25 && report.retried == 0 && report.rejected == 0)
+        #expect(progress.reports.map(\.delivered) == [10, 20, 25])
         #expect(report.requests == 3)
         #expect(report.stopReason == .drained && !report.hasDueEvents)
         #expect(queue.acknowledged == events.map(\.id))

@@ -38,6 +38,7 @@ struct SnowplowDestinationTests {
         #expect(fields["aid"] as? String == "shop-ios")
         #expect(fields["tna"] as? String == "tracking")
         #expect(fields["uid"] as? String == "user-42")
+        #expect(fields["duid"] as? String == "5f0c1d2e-3a4b-4c5d-8e6f-7a8b9c0d1e2f")
         let properties = try DeliveryFixtures.object(Data(try #require(fields["se_pr"] as? String).utf8))
         #expect(properties["cardType"] as? String == "Mastercard")
         #expect(properties["quantity"] as? Int == 3)
@@ -103,7 +104,7 @@ struct SnowplowDestinationTests {
         let request = try #require(destination.makeRequest(for: rows, sentAt: Date()))
         let data = try #require(try DeliveryFixtures.object(request.body)["data"] as? [[String: Any]])
         #expect(data.count == 3)
-        #expect(data.allSatisfy { $0["co"] == nil && $0["uid"] == nil })
+        #expect(data.allSatisfy { $0["co"] == nil && $0["uid"] == nil && $0["duid"] != nil })
         #expect(try SchemaValidator.validateSelfDescribing(request.body) == [])
         #expect(destination.makeRequest(for: [], sentAt: Date()) == nil)
     }

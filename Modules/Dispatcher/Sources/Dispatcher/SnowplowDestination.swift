@@ -6,8 +6,8 @@ import Tracking
 ///
 /// Every event is an object of strings: `e` (`se` or `ue`, see ``SnowplowEventEncoding``),
 /// `eid` (event id, lowercase UUID), `dtm` (created, ms since 1970), `stm` (sent, ms), `tv`
-/// (tracker version), `p` (platform, `mob`), `aid` (app id), `tna` (namespace), `uid` (the
-/// event context's `userId`, when present) and `co`.
+/// (tracker version), `p` (platform, `mob`), `aid` (app id), `tna` (namespace), `duid` (the
+/// event context's `installationId`) and `uid` (its `userId`), each when present, and `co`.
 ///
 /// Entities: when the event context holds a `snowplowEntities` key whose value is an array of
 /// self-describing `{"schema": "iglu:…", "data": {…}}` objects (the data-quality stage puts
@@ -136,6 +136,10 @@ public struct SnowplowDestination: Destination, CustomStringConvertible {
         writer.string(appID)
         writer.raw(",\"tna\":")
         writer.string(namespace)
+        if let installationID = context.string(named: "installationId") {
+            writer.raw(",\"duid\":")
+            writer.string(installationID)
+        }
         if let userID = context.string(named: "userId") {
             writer.raw(",\"uid\":")
             writer.string(userID)
