@@ -35,7 +35,7 @@ enum DemoCommand {
     /// Runs the command line and returns the exit status.
     static func run(_ arguments: [String]) async -> Int32 {
         if arguments.contains("--help") || arguments.contains("-h") {
-            print(usage)
+            say(usage)
             return 0
         }
         do {
@@ -63,4 +63,9 @@ enum DemoCommand {
 /// Writes one line to standard error.
 func printError(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+/// Writes to standard output unbuffered, so lines interleave in order with the console plugin's.
+func say(_ text: String = "", terminator: String = "\n") {
+    FileHandle.standardOutput.write(Data((text + terminator).utf8))
 }

@@ -50,7 +50,7 @@ enum FlushCommand {
         }
         let counts = dispatcher.counters.store
         await dispatcher.close()
-        print("flush: delivered \(delivered), rejected \(rejected), pending 0, kept rejected \(counts.rejected), to \(destination.name)")
+        say("flush: delivered \(delivered), rejected \(rejected), pending 0, kept rejected \(counts.rejected), to \(destination.name)")
         return 0
     }
 }

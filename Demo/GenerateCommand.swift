@@ -13,7 +13,9 @@ enum GenerateCommand {
         guard let store = options.value("store") else { throw UsageError("generate needs --store PATH") }
         let printIDs = options.has("print-ids")
 
-        let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(storePath: store))
+        // A load generator must not evict what it makes: the queue bounds are lifted.
+        let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
+            storePath: store, batch: BatchConfig(maxQueueSize: Int.max / 2, maxQueueBytes: Int.max / 2)))
         let load = LoadGenerator(plugins: [dispatcher])
         let started = Date()
         for index in 0..<count {

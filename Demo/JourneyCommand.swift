@@ -28,7 +28,7 @@ enum JourneyCommand {
         if !options.has("quiet") { plugins.insert(ConsoleReporter.standardOutput(), at: 0) }
         let reporter = EventReporter<OnboardingAnalytics>(plugins: plugins)
 
-        print("▶ journey: onboarding → wishlist → basket")
+        say("▶ journey: onboarding → wishlist → basket")
         ScriptedJourney(base: reporter).run()
         let drained = await dispatcher.drain(timeout: 30)
         let counters = dispatcher.counters
@@ -36,15 +36,15 @@ enum JourneyCommand {
 
         let events = recorder.events
         let byCategory = Dictionary(grouping: events, by: \.category).map { "\($0.key) \($0.value.count)" }.sorted()
-        print("")
-        print("summary")
-        print("  events sent      \(events.count) (\(byCategory.joined(separator: ", ")))")
-        print("  flagged          \(events.filter { !$0.flags.isEmpty }.count)")
-        print("  persisted        \(counters.persisted)")
-        print("  delivered        \(counters.delivered) to \(destination)")
-        print("  store now        \(counters.store)")
-        print("  drain            \(drained.timedOut ? "timed out" : "completed")")
-        print("  inspect with     swift run demo monitor --store \(storePath)")
+        say("")
+        say("summary")
+        say("  events sent      \(events.count) (\(byCategory.joined(separator: ", ")))")
+        say("  flagged          \(events.filter { !$0.flags.isEmpty }.count)")
+        say("  persisted        \(counters.persisted)")
+        say("  delivered        \(counters.delivered) to \(destination)")
+        say("  store now        \(counters.store)")
+        say("  drain            \(drained.timedOut ? "timed out" : "completed")")
+        say("  inspect with     swift run demo monitor --store \(storePath)")
         return drained.persisted ? 0 : 1
     }
 }

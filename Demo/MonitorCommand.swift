@@ -27,11 +27,11 @@ enum MonitorCommand {
         let rows = try store.query(StoreQuery(status: status, sort: sort, ascending: order == "asc", limit: limit))
         let records = rows.map { MonitorRecord($0) }
         switch format {
-        case "json": print(try MonitorExport.json(records))
-        case "csv": print(MonitorExport.csv(records), terminator: "")
+        case "json": say(try MonitorExport.json(records))
+        case "csv": say(MonitorExport.csv(records), terminator: "")
         default:
-            print(MonitorExport.table(records), terminator: "")
-            print("\(store.counts())")
+            say(MonitorExport.table(records), terminator: "")
+            say("\(store.counts())")
         }
         return 0
     }

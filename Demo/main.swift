@@ -1,7 +1,6 @@
 import Foundation
 
 /// The `demo` command: a scripted journey by default, subcommands for the rest.
-setvbuf(stdout, nil, _IOLBF, 0)
 let arguments = Array(CommandLine.arguments.dropFirst())
 let status = await DemoCommand.run(arguments)
 exit(status)

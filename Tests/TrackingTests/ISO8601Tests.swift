@@ -46,9 +46,7 @@ struct ISO8601Tests {
             let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
             if JSONText.iso8601(date) != formatter.string(from: date) { mismatches += 1 }
         }
-        withKnownIssue("JSONText.iso8601 truncates instead of rounding to the nearest millisecond", isIntermittent: true) {
-            #expect(mismatches == 0)
-        }
+        #expect(mismatches == 0)
     }
 }
 

@@ -41,10 +41,13 @@ extension EventType {
 ///
 /// ```swift
 /// enum CartEvent: FeatureEvent {
+///     typealias Feature = Cart
 ///     case purchase(quantity: Int)
 ///     var name: Cart.Name { .checkout }
 ///     var action: Cart.Action { .pay }
-///     var userData: UserData { ["quantity": .int(quantity)] }
+///     var userData: UserData {
+///         switch self { case .purchase(let quantity): ["quantity": .int(quantity)] }
+///     }
 /// }
 /// reporter.send(CartEvent.purchase(quantity: 2))
 /// ```

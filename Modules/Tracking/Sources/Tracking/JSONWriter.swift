@@ -154,7 +154,7 @@ public enum JSONText {
     ///
     /// Pure arithmetic (no formatter, no locale), so it is fast and thread-safe.
     public static func iso8601(_ date: Date) -> String {
-        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         var days = totalMilliseconds >= 0 ? totalMilliseconds / 86_400_000 : (totalMilliseconds - 86_399_999) / 86_400_000
         let millisOfDay = totalMilliseconds - days * 86_400_000
         // Civil-from-days (Howard Hinnant's algorithm).

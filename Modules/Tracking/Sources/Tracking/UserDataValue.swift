@@ -11,6 +11,8 @@ public typealias UserData = [String: UserDataValue]
 /// (`2026-11-21T10:00:00.000Z`), so it decodes back as a ``string(_:)``. Non-finite doubles
 /// (NaN, ±infinity) have no JSON form: they encode as the strings `"NaN"`, `"Infinity"` and
 /// `"-Infinity"`, and ``TrackedEvent`` flags them with ``EventFlag/nonFiniteNumber``.
+/// JSON does not tell `2` from `2.0`, so a whole-valued ``double(_:)`` decodes as an
+/// ``int(_:)``; compare numbers with ``doubleValue`` when that matters.
 public enum UserDataValue: Sendable, Hashable {
     case string(String)
     case int(Int)

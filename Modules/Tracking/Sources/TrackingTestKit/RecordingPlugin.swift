@@ -44,7 +44,7 @@ public final class RecordingPlugin: EventReporterPlugin, @unchecked Sendable {
         }
     }
 
-    /// The recorded events of one feature, as `(name, action, userData)`.
+    /// The recorded events of one feature (those whose category is the feature's), in order.
     public func events<T: EventType>(of feature: T.Type) -> [TrackedEvent] {
         events.filter { $0.category == T.category }
     }

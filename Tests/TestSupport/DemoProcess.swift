@@ -1,0 +1,104 @@
+import Foundation
+
+/// Runs the `demo` executable built beside the test bundle as a real child process.
+public final class DemoProcess: @unchecked Sendable {
+    // Safe: `output` and `finished` are only touched while holding `lock`.
+    private let lock = NSLock()
+    private let process = Process()
+    private var output = Data()
+    private var lines: [String] = []
+    private let stdoutPipe = Pipe()
+    private let stderrPipe = Pipe()
+    private var errorText = Data()
+
+    /// The `demo` binary: beside the test bundle in the build folder.
+    public static func executableURL() throws -> URL {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var folder = bundle.deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent("demo")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        throw DemoProcessError(description: "no demo executable near \(bundle.path); run `swift build` first")
+    }
+
+    /// Starts `demo` with `arguments`.
+    public init(_ arguments: [String]) throws {
+        process.executableURL = try Self.executableURL()
+        process.arguments = arguments
+        process.standardOutput = stdoutPipe
+        process.standardError = stderrPipe
+        stdoutPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self, !data.isEmpty else { return }
+            self.lock.withLock { self.append(data) }
+        }
+        stderrPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self, !data.isEmpty else { return }
+            self.lock.withLock { self.errorText.append(data) }
+        }
+        try process.run()
+    }
+
+    private func append(_ data: Data) {
+        output.append(data)
+        while let newline = output.firstIndex(of: UInt8(ascii: "\n")) {
+            lines.append(String(decoding: output[output.startIndex..<newline], as: UTF8.self))
+            output.removeSubrange(output.startIndex...newline)
+        }
+    }
+
+    /// The complete lines printed so far.
+    public var outputLines: [String] { lock.withLock { lines } }
+
+    /// What was printed on standard error so far.
+    public var standardError: String { lock.withLock { String(decoding: errorText, as: UTF8.self) } }
+
+    /// The process id.
+    public var pid: Int32 { process.processIdentifier }
+
+    /// Sends SIGKILL and waits for the process to be gone.
+    public func kill() {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        drainPipes()
+    }
+
+    /// Waits up to `timeout` seconds for the process to exit; returns its status, or nil.
+    public func wait(timeout: TimeInterval) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        guard !process.isRunning else { return nil }
+        drainPipes()
+        return process.terminationStatus
+    }
+
+    /// Waits until at least `count` lines were printed, the process ended, or `timeout` passed.
+    public func waitForLines(_ count: Int, timeout: TimeInterval) -> Int {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let seen = outputLines.count
+            if seen >= count || !process.isRunning { return seen }
+            usleep(1_000)
+        }
+        return outputLines.count
+    }
+
+    private func drainPipes() {
+        stdoutPipe.fileHandleForReading.readabilityHandler = nil
+        stderrPipe.fileHandleForReading.readabilityHandler = nil
+        let rest = stdoutPipe.fileHandleForReading.readDataToEndOfFile()
+        let errors = stderrPipe.fileHandleForReading.readDataToEndOfFile()
+        lock.withLock {
+            append(rest)
+            errorText.append(errors)
+        }
+    }
+}
+
+/// The demo child could not be run.
+public struct DemoProcessError: Error, CustomStringConvertible {
+    public let description: String
+}
