@@ -63,6 +63,20 @@ struct IdentityTests {
         #expect(identity.installationID != old)
     }
 
+    @Test func anyKeyValueStoreCanHoldTheIdentity() {
+        let backing = InMemoryIdentityStore()
+        let adapter = ClosureIdentityStore(
+            get: { backing.value(forKey: $0) },
+            set: { backing.setValue($1, forKey: $0) },
+            remove: { backing.removeValue(forKey: $0) }
+        )
+        let identity = Identity(store: adapter)
+        let id = identity.installationID
+        #expect(backing.value(forKey: Identity.Key.installationID) == id.uuidString.lowercased())
+        identity.purge()
+        #expect(backing.contents.isEmpty)
+    }
+
     @Test func aCorruptFileIsSetAsideAndANewStoreStarts() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -48,6 +48,19 @@ struct ReconcilerTests {
         #expect(report.differences.map(\.field) == ["userData.coupon"])
     }
 
+    @Test func aControlExportWithOtherFieldNamesIsMappedToOurs() {
+        let control = """
+        {"messageId":"0195f1b2-0000-7000-8000-000000000002","event":"checkout","properties":{"quantity":1},"category":"Cart","action":"pay"}
+        """
+        let mine = """
+        {"id":"0195f1b2-0000-7000-8000-000000000002","name":"checkout","userData":{"quantity":3},"category":"Cart","action":"pay"}
+        """
+        let report = Reconciler(theirFieldNames: ["event": "name", "properties": "userData"])
+            .reconcile(ours: Data(mine.utf8), theirs: Data(control.utf8))
+        #expect(report.matched == 1)
+        #expect(report.differences == [.init(id: "0195f1b2-0000-7000-8000-000000000002", field: "userData.quantity", ours: "3", theirs: "1")])
+    }
+
     @Test func readsFiles() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

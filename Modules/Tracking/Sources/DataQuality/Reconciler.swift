@@ -18,20 +18,26 @@ public struct Reconciler: Sendable {
     public var ignoredFields: Set<String>
     /// When set, only these top-level or dotted fields (and what is under them) are compared.
     public var comparedFields: Set<String>?
+    /// Renames the control's fields to ours before comparing, by dotted prefix: for a Segment
+    /// export, `["event": "name", "properties": "userData"]`.
+    public var theirFieldNames: [String: String]
 
     /// Creates a reconciler.
     /// - Parameters:
     ///   - idKeys: the keys tried to find an event's id.
     ///   - ignoredFields: fields left out of the comparison.
     ///   - comparedFields: when set, the only fields compared.
+    ///   - theirFieldNames: the control's field prefixes renamed to ours.
     public init(
         idKeys: [String] = ["id", "messageId", "eid"],
         ignoredFields: Set<String> = ["sentAt", "receivedAt", "stm"],
-        comparedFields: Set<String>? = nil
+        comparedFields: Set<String>? = nil,
+        theirFieldNames: [String: String] = [:]
     ) {
         self.idKeys = idKeys
         self.ignoredFields = ignoredFields
         self.comparedFields = comparedFields
+        self.theirFieldNames = theirFieldNames
     }
 
     /// Compares two NDJSON files.
@@ -52,7 +58,7 @@ public struct Reconciler: Sendable {
         for id in ourOrder {
             guard let mine = ourEvents[id], let other = theirEvents[id] else { continue }
             report.matched += 1
-            let left = flatten(mine), right = flatten(other)
+            let left = flatten(mine), right = renamed(flatten(other))
             for field in Set(left.keys).union(right.keys).sorted() where isCompared(field) {
                 let a = left[field], b = right[field]
                 if !same(a, b) {
@@ -116,6 +122,20 @@ public struct Reconciler: Sendable {
     private func flatten(_ object: UserData) -> [String: UserDataValue] {
         var result: [String: UserDataValue] = [:]
         flatten(object, into: &result)
+        return result
+    }
+
+    private func renamed(_ fields: [String: UserDataValue]) -> [String: UserDataValue] {
+        guard !theirFieldNames.isEmpty else { return fields }
+        var result: [String: UserDataValue] = [:]
+        for (path, value) in fields {
+            var target = path
+            for (theirs, ours) in theirFieldNames where path == theirs || path.hasPrefix(theirs + ".") {
+                target = ours + path.dropFirst(theirs.count)
+                break
+            }
+            result[target] = value
+        }
         return result
     }
 
