@@ -85,13 +85,19 @@ public struct SegmentDestination: Destination, CustomStringConvertible, CustomDe
         body.raw("{\"batch\":[")
         var count = 0
         for stored in batch {
-            let message = encodeMessage(stored.event)
-            if message.bytes.count > maxEventBytes {
-                rejected[stored.event.id] = "message of \(message.bytes.count) bytes exceeds the \(maxEventBytes)-byte limit"
-                continue
+            if worstCaseMessageBytes(stored.event) <= maxEventBytes {
+                if count > 0 { body.raw(",") }
+                encodeMessage(stored.event, into: &body)
+            } else {
+                var message = JSONWriter(capacity: stored.event.approximateSize + 320)
+                encodeMessage(stored.event, into: &message)
+                guard message.bytes.count <= maxEventBytes else {
+                    rejected[stored.event.id] = "message of \(message.bytes.count) bytes exceeds the \(maxEventBytes)-byte limit"
+                    continue
+                }
+                if count > 0 { body.raw(",") }
+                body.raw(bytes: message.bytes)
             }
-            if count > 0 { body.raw(",") }
-            body.raw(bytes: message.bytes)
             count += 1
         }
         guard count > 0 else { return (nil, rejected) }
@@ -105,9 +111,15 @@ public struct SegmentDestination: Destination, CustomStringConvertible, CustomDe
         return (request, rejected)
     }
 
-    /// Encodes one `track` message.
-    func encodeMessage(_ event: EncodedEvent) -> JSONWriter {
-        var writer = JSONWriter(capacity: event.approximateSize + 320)
+    /// An upper bound of the encoded size of `event`'s message: every byte escaped six-fold
+    /// (`\u00XX`), category, name and action written twice, plus the fixed parts.
+    private func worstCaseMessageBytes(_ event: EncodedEvent) -> Int {
+        6 * (event.approximateSize + event.category.utf8.count + event.name.utf8.count + event.action.utf8.count)
+            + 6 * (fallbackAnonymousID.utf8.count + library.name.utf8.count + library.version.utf8.count) + 512
+    }
+
+    /// Encodes one `track` message into `writer`.
+    func encodeMessage(_ event: EncodedEvent, into writer: inout JSONWriter) {
         let context = DeliveryJSONMembers(event.contextJSON)
         let userData = DeliveryJSONMembers(event.userDataJSON)
         writer.raw("{\"type\":\"track\",\"event\":")
@@ -144,7 +156,6 @@ public struct SegmentDestination: Destination, CustomStringConvertible, CustomDe
         writer.raw(",\"flags\":")
         writer.raw(bytes: event.flagsJSON)
         writer.raw("}}")
-        return writer
     }
 
     /// Key names compared as UTF-8.
