@@ -169,6 +169,16 @@ struct SnowplowEntityTests {
         }
     }
 
+    @Test func theEntitiesArrayIsAValidContextsWrapperPayload() throws {
+        let store = InMemoryIdentityStore()
+        let stage = ContextHydrator(application: application, device: device, identity: Identity(store: store), sessions: SessionTracker(store: store))
+        let event = try #require(stage.process(TrackedEvent(category: "C", name: "n", action: "a")))
+        let list = try #require(event.context["snowplowEntities"])
+        let contexts = SchemaValidator.snowplowSchemas.appendingPathComponent("com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-1")
+        let errors = try SchemaValidator.errors(of: list, against: contexts)
+        #expect(errors.isEmpty, "\(errors)")
+    }
+
     @Test func aSessionWithAPreviousSessionIsValid() throws {
         var state = SessionState(foregroundTimeout: 1, backgroundTimeout: 1)
         _ = state.nextEvent(at: Date(timeIntervalSince1970: 0), id: UUID())
