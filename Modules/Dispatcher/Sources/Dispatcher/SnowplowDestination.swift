@@ -122,9 +122,9 @@ public struct SnowplowDestination: Destination, CustomStringConvertible {
             writer.raw("\"ue\",\"ue_pr\":")
             writer.string(inner.string)
         }
-        writer.raw(",\"eid\":\"")
-        writer.raw(bytes: event.id.uuidString.lowercased().utf8)
-        writer.raw("\",\"dtm\":\"")
+        writer.raw(",\"eid\":")
+        writer.uuid(event.id)
+        writer.raw(",\"dtm\":\"")
         writer.raw(bytes: String(event.timestampMilliseconds).utf8)
         writer.raw("\",\"stm\":\"")
         writer.raw(bytes: sentMilliseconds.utf8)
