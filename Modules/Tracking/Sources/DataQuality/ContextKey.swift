@@ -31,4 +31,8 @@ public enum ContextKey {
     /// The event category whose consent is still unknown; the event carries the flag
     /// `awaiting_consent` too. The Dispatcher holds such events until consent is known.
     public static let awaitingConsent = "awaitingConsent"
+
+    /// The keys whose nested contents hydration builds from device, library, identity and
+    /// session facts only: ``Redactor`` checks the key itself but does not walk inside.
+    public static let builtInObjects: Set<String> = [app, device, os, library, session, snowplowEntities]
 }

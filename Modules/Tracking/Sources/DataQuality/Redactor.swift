@@ -3,9 +3,10 @@ import Tracking
 /// The stage that removes or hashes sensitive values before anything is stored or printed.
 ///
 /// Keys are matched case-insensitively, at any depth: inside nested objects and objects in
-/// arrays, in both userData and context. The Snowplow entities under
-/// ``ContextKey/snowplowEntities`` are left alone: their fields are fixed by their schemas and
-/// hold no user-provided data. Place it before any plugin (the console prints what
+/// arrays, in both userData and context. Inside the context objects hydration builds
+/// (``ContextKey/builtInObjects``: app, device, OS, library, session and the Snowplow entities,
+/// whose fields are fixed by their schemas) only the top-level key itself is checked: they hold
+/// no user-provided data. Place it before any plugin (the console prints what
 /// it receives) and after ``ContractValidator`` (which must see the fields to check them).
 public struct Redactor: EventProcessor {
     /// What happens to a sensitive value.
@@ -38,18 +39,18 @@ public struct Redactor: EventProcessor {
         guard !sensitiveKeys.isEmpty else { return event }
         var result = event
         result.userData = redact(event.userData)
-        result.context = redact(event.context)
+        result.context = redacted(event.context, skippingInside: ContextKey.builtInObjects) ?? event.context
         return result
     }
 
     /// `data` with every sensitive key removed or hashed, at any depth.
-    public func redact(_ data: UserData) -> UserData { redacted(data) ?? data }
+    public func redact(_ data: UserData) -> UserData { redacted(data, skippingInside: []) ?? data }
 
     /// The redacted copy of `data`, or `nil` when nothing in it is sensitive (so unchanged
     /// data is never rebuilt).
-    private func redacted(_ data: UserData) -> UserData? {
+    private func redacted(_ data: UserData, skippingInside opaque: Set<String> = []) -> UserData? {
         var result: UserData?
-        for (key, value) in data where key != ContextKey.snowplowEntities {
+        for (key, value) in data {
             if isSensitive(key) {
                 if result == nil { result = data }
                 if case .hash(let salt) = strategy {
@@ -57,7 +58,7 @@ public struct Redactor: EventProcessor {
                 } else {
                     result?.removeValue(forKey: key)
                 }
-            } else if let replacement = redacted(value) {
+            } else if !opaque.contains(key), let replacement = redacted(value) {
                 if result == nil { result = data }
                 result?[key] = replacement
             }
