@@ -30,29 +30,3 @@ enum CodingPath {
         }
     }
 }
-
-/// A coding key for any string: lets a decoder list and check every key of an object.
-struct AnyCodingKey: CodingKey, Hashable {
-    var stringValue: String
-    var intValue: Int?
-
-    init(_ string: String) { stringValue = string }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) {
-        stringValue = String(intValue)
-        self.intValue = intValue
-    }
-}
-
-extension Decoder {
-    /// Throws a `dataCorrupted` error naming the first key of this object not in `known`.
-    func rejectUnknownKeys(_ known: Set<String>) throws {
-        let container = try container(keyedBy: AnyCodingKey.self)
-        for key in container.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) where !known.contains(key.stringValue) {
-            throw DecodingError.dataCorrupted(DecodingError.Context(
-                codingPath: codingPath + [key],
-                debugDescription: "unknown field (known: \(known.sorted().joined(separator: ", ")))"
-            ))
-        }
-    }
-}
