@@ -7,18 +7,33 @@ import Foundation
 ///   or, when the ``StoreLimits`` are exceeded, by eviction of the oldest *pending* events, which
 ///   is counted in ``StoreCounts/evicted`` and reported by ``insert(_:settingMetadata:now:)``.
 /// - Opening is fast whatever the backlog: counts are kept in the file, in-flight rows from a
-///   crashed run are found through an index and returned to pending.
+///   crashed run are found through the `seq` range recorded when they were claimed.
+/// - Duplicate ids are ignored when they arrive within the last 32,768–65,536 ids inserted by
+///   this process (the ingest writer never replays what it committed); an older duplicate is
+///   stored again and delivered with the same id, which the pipeline drops.
+/// - There is no secondary index (see `EventStoreSchema`): operations by id on rows not in
+///   flight, `deleteRejected()` and status-filtered queries scan the table once.
 /// - A damaged file, or one that is not a database, is renamed aside
 ///   (`<path>.corrupt-<timestamp>`) and a fresh store is opened; ``recoveredFrom`` says so.
 ///
 /// Thread-safe: every call takes the store's lock for its duration.
 public final class EventStore: DeliveryQueue, @unchecked Sendable {
-    // Safe: `database`, `counters` and `recovered` are only touched while holding `lock`.
+    // Safe: every stored property below is only touched while holding `lock`.
     private let lock = NSLock()
     private var database: SQLiteDatabase?
     private var counters = StoreCounts()
     private var recovered: String?
     private var closedByUser = false
+    /// No pending row has a `seq` below this.
+    private var pendingFloor: Int64 = 0
+    /// The rows in flight claimed through this store: id → seq.
+    private var inFlight: [UUID: Int64] = [:]
+    /// Ids inserted recently (two generations), to ignore duplicates without an index.
+    private var recentIDs: Set<UUID> = []
+    private var olderIDs: Set<UUID> = []
+
+    /// How many recent ids each generation of the duplicate window holds.
+    static let duplicateWindow = 32_768
 
     /// The database file.
     public let path: String
@@ -79,6 +94,10 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
             try database.transaction { try database.execute(EventStoreSchema.create) }
         }
         counters = try readCounters(database)
+        pendingFloor = 0
+        inFlight = [:]
+        recentIDs = []
+        olderIDs = []
         for suffix in ["-wal", "-shm"] { FileProtection.restrict(path + suffix) }
         try releaseAllInFlightLocked(database)
     }
@@ -156,10 +175,16 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     public func insert(_ events: [EncodedEvent], settingMetadata metadata: [String: String] = [:], now: Date = Date()) throws -> InsertOutcome {
         guard !events.isEmpty || !metadata.isEmpty else { return InsertOutcome() }
         let createdAt = Self.milliseconds(now)
-        return try write { database, counts in
+        let (outcome, inserted) = try write { database, counts in
             var outcome = InsertOutcome()
             let statement = try database.cached(EventStoreSchema.insert)
+            var seen = Set<UUID>()
+            var firstSequence: Int64?
             for event in events {
+                if recentIDs.contains(event.id) || olderIDs.contains(event.id) || !seen.insert(event.id).inserted {
+                    outcome.duplicates.append(event.id)
+                    continue
+                }
                 statement.reset()
                 let size = event.approximateSize
                 try statement.bind(event.id, at: 1)
@@ -177,13 +202,28 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
                     outcome.inserted += 1
                     counts.pending += 1
                     counts.bytes += size
+                    if firstSequence == nil { firstSequence = database.lastInsertRowID }
                 } else {
-                    outcome.duplicates.append(event.id)
+                    outcome.duplicates.append(event.id) // a store made before version 2 (UNIQUE id)
                 }
             }
             for (key, value) in metadata { try setMetadata(key, value, database) }
+            if let firstSequence { pendingFloor = min(pendingFloor, firstSequence) }
             outcome.evicted = try evict(database, &counts)
-            return outcome
+            return (outcome, seen)
+        }
+        remember(inserted)
+        return outcome
+    }
+
+    /// Adds ids to the duplicate window, rolling generations when the newest is full.
+    private func remember(_ ids: Set<UUID>) {
+        lock.withLock {
+            if recentIDs.count + ids.count > Self.duplicateWindow {
+                olderIDs = recentIDs
+                recentIDs = []
+            }
+            recentIDs.formUnion(ids)
         }
     }
 
@@ -194,7 +234,8 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
             let excess = counts.total - limits.maxEvents
             let page = min(1_000, max(excess, 64))
             let select = try database.cached(EventStoreSchema.oldestPending)
-            try select.bind(page, at: 1)
+            try select.bind(pendingFloor, at: 1)
+            try select.bind(page, at: 2)
             var rows: [(sequence: Int64, id: UUID?, size: Int)] = []
             while try select.step() { rows.append((select.int64(0), select.uuid(1), select.int(2))) }
             select.reset()
@@ -220,10 +261,21 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     /// least one) as in flight and returns them. Reads one page with `LIMIT`, never the store.
     public func claimBatch(limit: Int, maxBytes: Int, now: Date) throws -> [StoredEvent] {
         guard limit > 0 else { return [] }
-        return try write { database, counts in
+        let due = Self.milliseconds(now)
+        let claimed: [StoredEvent] = try write { database, counts in
+            guard counts.pending > 0 else { return [] }
+            let first = try database.cached(EventStoreSchema.firstPending)
+            try first.bind(pendingFloor, at: 1)
+            guard try first.step() else {
+                first.reset()
+                return []
+            }
+            pendingFloor = first.int64(0)
+            first.reset()
             let select = try database.cached(EventStoreSchema.claim)
-            try select.bind(Self.milliseconds(now), at: 1)
-            try select.bind(limit, at: 2)
+            try select.bind(pendingFloor, at: 1)
+            try select.bind(due, at: 2)
+            try select.bind(limit, at: 3)
             var batch: [StoredEvent] = []
             var bytes = 0
             while try select.step() {
@@ -235,36 +287,60 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
                 bytes += size
             }
             select.reset()
+            guard let low = batch.first?.sequence, let high = batch.last?.sequence else { return [] }
             let mark = try database.cached(EventStoreSchema.markInFlight)
-            for row in batch {
-                mark.reset()
-                try mark.bind(row.sequence, at: 1)
-                try mark.step()
-            }
+            try mark.bind(low, at: 1)
+            try mark.bind(high, at: 2)
+            try mark.bind(due, at: 3)
+            try mark.step()
+            let range = inFlight.values.reduce((low, high)) { (min($0.0, $1), max($0.1, $1)) }
+            try setMetadata(EventStoreSchema.inFlightRangeKey, "\(range.0):\(range.1)", database)
             counts.pending -= batch.count
             counts.inFlight += batch.count
             return batch
         }
+        lock.withLock { for row in claimed { inFlight[row.event.id] = row.sequence } }
+        return claimed
+    }
+
+    /// Splits ids into rows in flight (with their `seq`) and the others.
+    private func partition(_ ids: [UUID]) -> (inFlight: [(UUID, Int64)], others: [UUID]) {
+        var found: [(UUID, Int64)] = []
+        var others: [UUID] = []
+        for id in ids {
+            if let sequence = inFlight[id] { found.append((id, sequence)) } else { others.append(id) }
+        }
+        return (found, others)
     }
 
     /// Deletes acknowledged events, in one transaction. Unknown ids are ignored.
     public func acknowledge(_ ids: [UUID]) throws {
         guard !ids.isEmpty else { return }
         try write { database, counts in
-            let delete = try database.cached(EventStoreSchema.acknowledge)
-            for id in ids {
-                delete.reset()
-                try delete.bind(id, at: 1)
-                while try delete.step() {
-                    counts.bytes -= delete.int(1)
-                    switch delete.int64(0) {
+            let (claimed, others) = partition(ids)
+            func settle(_ statement: SQLiteStatement) throws {
+                while try statement.step() {
+                    counts.bytes -= statement.int(1)
+                    switch statement.int64(0) {
                     case EventStoreSchema.inFlight: counts.inFlight -= 1
                     case EventStoreSchema.rejected: counts.rejected -= 1
                     default: counts.pending -= 1
                     }
                 }
             }
+            let delete = try database.cached(EventStoreSchema.acknowledge)
+            for (_, sequence) in claimed {
+                delete.reset()
+                try delete.bind(sequence, at: 1)
+                try settle(delete)
+            }
+            if !others.isEmpty {
+                let scan = try database.prepare(
+                    "DELETE FROM events WHERE id IN (\(EventStoreSchema.literals(others))) RETURNING status, size")
+                try settle(scan)
+            }
         }
+        lock.withLock { for id in ids { inFlight[id] = nil } }
     }
 
     /// Returns in-flight events to pending with one more attempt, `error` kept, due again at
@@ -273,38 +349,48 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
         guard !ids.isEmpty else { return }
         try write { database, counts in
             let update = try database.cached(EventStoreSchema.retry)
-            for id in ids {
+            for (_, sequence) in partition(ids).inFlight {
                 update.reset()
                 try update.bind(Self.milliseconds(nextAttemptAt), at: 1)
                 try update.bind(error, at: 2)
-                try update.bind(id, at: 3)
+                try update.bind(sequence, at: 3)
                 try update.step()
                 let changed = database.changes
                 counts.inFlight -= changed
                 counts.pending += changed
             }
         }
+        returnToPending(ids)
     }
 
     /// Moves in-flight or pending events to rejected, counting an attempt and keeping `reason`.
     public func reject(_ ids: [UUID], reason: String) throws {
         guard !ids.isEmpty else { return }
         try write { database, counts in
-            let update = try database.cached(EventStoreSchema.rejectFrom)
-            for id in ids {
-                for from in [EventStoreSchema.inFlight, EventStoreSchema.pending] {
-                    update.reset()
-                    try update.bind(reason, at: 1)
-                    try update.bind(id, at: 2)
-                    try update.bind(from, at: 3)
-                    try update.step()
-                    guard database.changes == 1 else { continue }
-                    if from == EventStoreSchema.inFlight { counts.inFlight -= 1 } else { counts.pending -= 1 }
-                    counts.rejected += 1
-                    break
-                }
+            let (claimed, others) = partition(ids)
+            let update = try database.cached(EventStoreSchema.rejectInFlight)
+            for (_, sequence) in claimed {
+                update.reset()
+                try update.bind(reason, at: 1)
+                try update.bind(sequence, at: 2)
+                try update.step()
+                let changed = database.changes
+                counts.inFlight -= changed
+                counts.rejected += changed
+            }
+            if !others.isEmpty {
+                let scan = try database.prepare("""
+                    UPDATE events SET status = 2, attempts = attempts + 1, last_error = ?
+                    WHERE id IN (\(EventStoreSchema.literals(others))) AND status = 0
+                    """)
+                try scan.bind(reason, at: 1)
+                try scan.step()
+                let changed = database.changes
+                counts.pending -= changed
+                counts.rejected += changed
             }
         }
+        lock.withLock { for id in ids { inFlight[id] = nil } }
     }
 
     /// Returns in-flight events to pending without counting an attempt.
@@ -312,13 +398,23 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
         guard !ids.isEmpty else { return }
         try write { database, counts in
             let update = try database.cached(EventStoreSchema.release)
-            for id in ids {
+            for (_, sequence) in partition(ids).inFlight {
                 update.reset()
-                try update.bind(id, at: 1)
+                try update.bind(sequence, at: 1)
                 try update.step()
                 let changed = database.changes
                 counts.inFlight -= changed
                 counts.pending += changed
+            }
+        }
+        returnToPending(ids)
+    }
+
+    /// Forgets ids as in flight and lowers the pending floor to their rows.
+    private func returnToPending(_ ids: [UUID]) {
+        lock.withLock {
+            for id in ids {
+                if let sequence = inFlight.removeValue(forKey: id) { pendingFloor = min(pendingFloor, sequence) }
             }
         }
     }
@@ -332,17 +428,30 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
 
     @discardableResult
     private func releaseAllInFlightLocked(_ database: SQLiteDatabase) throws -> Int {
+        guard counters.inFlight > 0 || !inFlight.isEmpty else { return 0 }
         var next = counters
+        let range = try readMetadata(EventStoreSchema.inFlightRangeKey, database).flatMap { text -> (Int64, Int64)? in
+            let parts = text.split(separator: ":").compactMap { Int64($0) }
+            return parts.count == 2 ? (parts[0], parts[1]) : nil
+        }
         let released = try database.transaction {
-            let update = try database.cached(EventStoreSchema.releaseAll)
-            try update.step()
+            if let range {
+                let update = try database.cached(EventStoreSchema.releaseRange)
+                try update.bind(range.0, at: 1)
+                try update.bind(range.1, at: 2)
+                try update.step()
+            } else {
+                try database.cached(EventStoreSchema.releaseAll).step()
+            }
             let changed = database.changes
             next.inFlight = 0
             next.pending += changed
-            if changed > 0 { try writeCounters(next, database) }
+            try writeCounters(next, database)
             return changed
         }
         counters = next
+        inFlight = [:]
+        pendingFloor = min(pendingFloor, range?.0 ?? 0)
         return released
     }
 
@@ -359,15 +468,15 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
             conditions = "WHERE status = \(code)"
         }
         let column = switch query.sort {
-        case .createdAt: "created_at"
+        case .createdAt: "seq" // rows are numbered in the order they were persisted
         case .category: "category"
         case .name: "name"
         case .status: "status"
         case .attempts: "attempts"
         }
         let direction = query.ascending ? "ASC" : "DESC"
-        let sql = "SELECT \(EventStoreSchema.columns) FROM events \(conditions) "
-            + "ORDER BY \(column) \(direction), seq \(direction) LIMIT ? OFFSET ?"
+        let order = column == "seq" ? "seq \(direction)" : "\(column) \(direction), seq \(direction)"
+        let sql = "SELECT \(EventStoreSchema.columns) FROM events \(conditions) ORDER BY \(order) LIMIT ? OFFSET ?"
         return try withDatabase { database in
             let select = try database.cached(sql)
             try select.bind(query.limit, at: 1)
@@ -399,15 +508,22 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
 
     /// Deletes every event and all metadata (identifiers included), resets the counters, and
     /// compacts the file so the deleted content does not linger in free pages.
+    ///
+    /// Keys starting with `_` are the store's own bookkeeping (such as the ingest writer's
+    /// journal position, ``IngestWriter/positionKey``) and are kept, so that a restart does not
+    /// replay purged events from the journal.
     public func purge() throws {
         try withDatabase { database in
-            var next = StoreCounts()
+            let next = StoreCounts()
             try database.transaction {
-                try database.execute("DELETE FROM events; DELETE FROM meta")
+                try database.execute("DELETE FROM events; DELETE FROM meta WHERE substr(key, 1, 1) <> '_'")
                 try writeCounters(next, database)
             }
             counters = next
-            next = counters
+            inFlight = [:]
+            recentIDs = []
+            olderIDs = []
+            pendingFloor = 0
             try database.execute("VACUUM")
             _ = try database.scalarInt("PRAGMA wal_checkpoint(TRUNCATE)")
         }
@@ -415,12 +531,14 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
 
     /// The value stored under `key` in the `meta` table (installation id and the like).
     public func metadata(_ key: String) throws -> String? {
-        try withDatabase { database in
-            let select = try database.cached(EventStoreSchema.readMeta)
-            try select.bind(key, at: 1)
-            defer { select.reset() }
-            return try select.step() ? select.string(0) : nil
-        }
+        try withDatabase { database in try readMetadata(key, database) }
+    }
+
+    private func readMetadata(_ key: String, _ database: SQLiteDatabase) throws -> String? {
+        let select = try database.cached(EventStoreSchema.readMeta)
+        try select.bind(key, at: 1)
+        defer { select.reset() }
+        return try select.step() ? select.string(0) : nil
     }
 
     /// Stores `value` under `key` in the `meta` table; `nil` removes the key.

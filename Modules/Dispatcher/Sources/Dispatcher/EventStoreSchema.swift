@@ -1,13 +1,20 @@
+import Foundation
+
 /// The SQL of an ``EventStore`` file, in one place.
 ///
-/// One row per event in `events`. `seq` is the rowid: time-ordered, the order of delivery. The
-/// 16-byte `id` (UUIDv7, time-ordered) is UNIQUE, so duplicates are ignored and its index stays
-/// local. One small index on `status` serves claiming (pending rows in `seq` order) and the
-/// status counts. Counters live in a one-row table updated in the same transactions, so opening
-/// a store never scans it.
+/// One row per event in `events`, and **no secondary index**: every index costs a second B-tree
+/// write per insert, which halves ingest speed. Instead:
+/// - `seq` (the rowid) is time-ordered, the order of delivery; claiming scans pending rows from
+///   a floor kept in memory, so it reads one page, not the store;
+/// - the rows in flight are found through an in-memory `id → seq` map (and, after a crash,
+///   through the `seq` range recorded in `meta` when they were claimed);
+/// - duplicate ids are caught by a bounded in-memory window of recent ids (the ingest writer's
+///   journal position, committed with each group, keeps replays from producing duplicates);
+/// - counts live in a one-row `counters` table written in the same transactions, so opening a
+///   store never scans it.
 enum EventStoreSchema {
     /// The schema version kept in `PRAGMA user_version`.
-    static let version: Int64 = 1
+    static let version: Int64 = 2
 
     /// Status values as stored.
     static let pending: Int64 = 0
@@ -34,7 +41,7 @@ enum EventStoreSchema {
     static let create = """
         CREATE TABLE IF NOT EXISTS events (
             seq INTEGER PRIMARY KEY,
-            id BLOB NOT NULL UNIQUE,
+            id BLOB NOT NULL,
             ts INTEGER NOT NULL,
             category TEXT NOT NULL,
             name TEXT NOT NULL,
@@ -49,7 +56,7 @@ enum EventStoreSchema {
             last_error TEXT,
             size INTEGER NOT NULL
         );
-        CREATE INDEX IF NOT EXISTS events_status ON events (status);
+        DROP INDEX IF EXISTS events_status;
         CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
         CREATE TABLE IF NOT EXISTS counters (
             id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -57,7 +64,7 @@ enum EventStoreSchema {
             bytes INTEGER NOT NULL, evicted INTEGER NOT NULL
         );
         INSERT OR IGNORE INTO counters VALUES (1, 0, 0, 0, 0, 0);
-        PRAGMA user_version = 1;
+        PRAGMA user_version = 2;
         """
 
     static let columns = """
@@ -75,26 +82,49 @@ enum EventStoreSchema {
         UPDATE counters SET pending = ?, in_flight = ?, rejected = ?, bytes = ?, evicted = ? WHERE id = 1
         """
 
+    /// The first pending row at or after the floor (skips in-flight and rejected rows).
+    static let firstPending = "SELECT seq FROM events WHERE seq >= ? AND status = 0 ORDER BY seq LIMIT 1"
     static let claim = """
         SELECT \(columns), size FROM events
-        WHERE status = 0 AND next_attempt_at <= ? ORDER BY seq LIMIT ?
+        WHERE seq >= ? AND status = 0 AND next_attempt_at <= ? ORDER BY seq LIMIT ?
         """
-    static let markInFlight = "UPDATE events SET status = 1 WHERE seq = ?"
-    static let oldestPending = "SELECT seq, id, size FROM events WHERE status = 0 ORDER BY seq LIMIT ?"
+    /// Marks exactly the rows `claim` returned (the same condition over their `seq` range).
+    static let markInFlight = """
+        UPDATE events SET status = 1 WHERE seq BETWEEN ? AND ? AND status = 0 AND next_attempt_at <= ?
+        """
+    static let oldestPending = "SELECT seq, id, size FROM events WHERE seq >= ? AND status = 0 ORDER BY seq LIMIT ?"
     static let deleteBySequence = "DELETE FROM events WHERE seq = ?"
-    static let acknowledge = "DELETE FROM events WHERE id = ? RETURNING status, size"
+    static let acknowledge = "DELETE FROM events WHERE seq = ? RETURNING status, size"
     static let retry = """
         UPDATE events SET status = 0, attempts = attempts + 1, next_attempt_at = ?, last_error = ?
-        WHERE id = ? AND status = 1
+        WHERE seq = ? AND status = 1
         """
-    static let rejectFrom = """
-        UPDATE events SET status = 2, attempts = attempts + 1, last_error = ? WHERE id = ? AND status = ?
-        """
-    static let release = "UPDATE events SET status = 0 WHERE id = ? AND status = 1"
+    static let rejectInFlight = "UPDATE events SET status = 2, attempts = attempts + 1, last_error = ? WHERE seq = ? AND status = 1"
+    static let release = "UPDATE events SET status = 0 WHERE seq = ? AND status = 1"
+    static let releaseRange = "UPDATE events SET status = 0 WHERE seq BETWEEN ? AND ? AND status = 1"
     static let releaseAll = "UPDATE events SET status = 0 WHERE status = 1"
     static let rejectedTotals = "SELECT count(*), total(size) FROM events WHERE status = 2"
     static let deleteRejected = "DELETE FROM events WHERE status = 2"
     static let readMeta = "SELECT value FROM meta WHERE key = ?"
     static let writeMeta = "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"
     static let deleteMeta = "DELETE FROM meta WHERE key = ?"
+
+    /// The `meta` key holding the `seq` range of the rows in flight (`low:high`).
+    static let inFlightRangeKey = "_store.in_flight_range"
+
+    /// `x'…'` blob literals for an `IN (…)` list: one scan for a set of ids not in flight.
+    static func literals(_ ids: [UUID]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return ids.map { id in
+            var text: [UInt8] = Array("x'".utf8)
+            withUnsafeBytes(of: id.uuid) { bytes in
+                for byte in bytes {
+                    text.append(digits[Int(byte >> 4)])
+                    text.append(digits[Int(byte & 0x0F)])
+                }
+            }
+            text.append(UInt8(ascii: "'"))
+            return String(decoding: text, as: UTF8.self)
+        }.joined(separator: ",")
+    }
 }

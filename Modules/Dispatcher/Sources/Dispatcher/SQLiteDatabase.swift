@@ -117,6 +117,9 @@ public final class SQLiteDatabase {
         return try statement.step() ? statement.int64(0) : nil
     }
 
+    /// The rowid of the last row inserted on this connection.
+    public var lastInsertRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
+
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     public var changes: Int { handle.map { Int(sqlite3_changes($0)) } ?? 0 }
 

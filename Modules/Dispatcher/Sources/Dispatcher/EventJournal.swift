@@ -1,0 +1,297 @@
+import Foundation
+
+/// The fast, crash-safe front of the store: an append-only log of events in memory-mapped
+/// segment files that the kernel keeps when the process dies.
+///
+/// ``append(_:)`` copies one record into the current segment under a short lock (no system call
+/// in the common case); once it returns the event survives `kill -9`, because the bytes are
+/// in the kernel's page cache. It does **not** survive power loss until the ingest writer has
+/// committed it to SQLite (or ``sync()`` ran). When a segment is full, appends move to the next
+/// one (prepared ahead of time by the consumer when possible).
+///
+/// One consumer (the ``IngestWriter``) reads records in order with ``read(from:maxRecords:)``,
+/// waits for new ones with ``waitForRecords(after:timeout:)`` and deletes consumed segments with
+/// ``discard(before:)``. On open, segments left by an earlier run are kept, sealed, readable up
+/// to their first zero or torn record, and new appends go to a fresh segment.
+public final class EventJournal: @unchecked Sendable {
+    // Safe: `segments`, `spare`, `preparing`, `appended`, `consumerWaiting`, `wakeRequested` and `isClosed`, and
+    // the writable region of the active segment, are only touched while holding `condition`.
+    private let condition = NSCondition()
+    private var segments: [JournalSegment] = []
+    private var spare: JournalSegment?
+    private var preparing: UInt64?
+    private var nextNumber: UInt64
+    private var appended = 0
+    private var consumerWaiting = false
+    private var wakeRequested = false
+    private var isClosed = false
+
+    /// The folder holding the segment files.
+    public let directory: String
+    /// Segment size and count bound.
+    public let configuration: JournalConfiguration
+    /// Segments that an earlier run left behind, found when opening.
+    public let leftoverSegments: Int
+
+    /// Opens (creating if needed, mode 0700) a journal folder and keeps its leftover segments.
+    /// - Parameters:
+    ///   - directory: the folder.
+    ///   - configuration: segment size and count bound.
+    ///   - minimumSegment: new segments are numbered above this (the store's last known position),
+    ///     so a number is never reused even when every file was deleted.
+    /// - Throws: ``StoreError`` when the folder cannot be created, ``JournalError`` when it cannot be read.
+    public init(directory: String, configuration: JournalConfiguration = JournalConfiguration(), minimumSegment: UInt64 = 0) throws {
+        self.directory = directory
+        self.configuration = configuration
+        try FileProtection.createDirectory(atPath: directory)
+        let names: [String]
+        do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
+            throw JournalError.io(path: directory, operation: "list", errno: Int32((error as NSError).code))
+        }
+        var found: [JournalSegment] = []
+        for name in names.sorted() {
+            if let segment = try JournalSegment.openLeftover(directory: directory, name: name) { found.append(segment) }
+        }
+        found.sort { $0.number < $1.number }
+        segments = found
+        leftoverSegments = found.count
+        nextNumber = max(minimumSegment, found.last?.number ?? 0) + 1
+    }
+
+    // MARK: Appending (any thread)
+
+    /// Appends one event.
+    /// - Returns: the position just after its record.
+    /// - Throws: ``JournalError`` when the journal is full or closed, the event is too large, or a
+    ///   new segment cannot be created.
+    @discardableResult
+    public func append(_ event: EncodedEvent) throws(JournalError) -> JournalPosition {
+        let payload = JournalRecord.payloadSize(event)
+        let frame = JournalRecord.frameSize(payload: payload)
+        condition.lock()
+        defer { condition.unlock() }
+        let segment = try writableSegment(for: frame)
+        JournalRecord.write(event, payload: payload, to: segment.base + segment.end)
+        segment.end += frame
+        appended += 1
+        if consumerWaiting { condition.broadcast() }
+        return JournalPosition(segment: segment.number, offset: segment.end)
+    }
+
+    /// Appends several events under one lock, in order, stopping at the first that cannot be
+    /// written.
+    /// - Returns: how many were written (a prefix of `events`), and the error that stopped the
+    ///   rest, if any.
+    public func append(contentsOf events: [EncodedEvent]) -> (written: Int, error: JournalError?) {
+        condition.lock()
+        defer {
+            if consumerWaiting { condition.broadcast() }
+            condition.unlock()
+        }
+        var written = 0
+        for event in events {
+            let payload = JournalRecord.payloadSize(event)
+            let frame = JournalRecord.frameSize(payload: payload)
+            let segment: JournalSegment
+            do { segment = try writableSegment(for: frame) } catch { return (written, error) }
+            JournalRecord.write(event, payload: payload, to: segment.base + segment.end)
+            segment.end += frame
+            appended += 1
+            written += 1
+        }
+        return (written, nil)
+    }
+
+    /// The segment to write a `frame`-byte record into, rotating when the active one is full.
+    private func writableSegment(for frame: Int) throws(JournalError) -> JournalSegment {
+        guard !isClosed else { throw .closed }
+        let limit = configuration.segmentBytes - JournalSegment.headerSize
+        guard frame <= limit else { throw .recordTooLarge(bytes: frame, limit: limit) }
+        if let active = segments.last, !active.sealed, active.end + frame <= active.capacity { return active }
+        guard segments.count < configuration.maxSegments else { throw .full(segments: segments.count) }
+        // The consumer may be creating this very segment ahead of time: wait for it (rare, short).
+        while preparing == nextNumber, !isClosed { condition.wait() }
+        guard !isClosed else { throw .closed }
+        let next: JournalSegment
+        if let spare, spare.number == nextNumber {
+            next = spare
+            self.spare = nil
+        } else {
+            next = try JournalSegment.create(directory: directory, number: nextNumber, capacity: configuration.segmentBytes)
+        }
+        nextNumber += 1
+        segments.last?.sealed = true
+        segments.append(next)
+        return next
+    }
+
+    /// Events appended since the journal was opened.
+    public var appendedCount: Int { condition.withLock { appended } }
+
+    /// The position after the last record appended (or left over).
+    public var endPosition: JournalPosition { condition.withLock { endPositionLocked() } }
+
+    private func endPositionLocked() -> JournalPosition {
+        // With no segment, nothing is waiting: a position no consumer cursor is before.
+        guard let last = segments.last else { return JournalPosition(segment: nextNumber - 1, offset: 0) }
+        return JournalPosition(segment: last.number, offset: last.end)
+    }
+
+    // MARK: Consuming (one consumer thread)
+
+    /// What ``read(from:maxRecords:)`` found.
+    public struct Batch: Sendable {
+        /// The events, in append order.
+        public var events: [EncodedEvent]
+        /// Where the next read starts (after these events).
+        public var next: JournalPosition
+        /// Whether a damaged record was skipped (the rest of that segment is ignored).
+        public var skippedDamage: Bool
+    }
+
+    /// Reads up to `maxRecords` events after `position`, moving across segments. Never blocks
+    /// appends for longer than taking a snapshot.
+    public func read(from position: JournalPosition, maxRecords: Int) -> Batch {
+        var cursor = position
+        var events: [EncodedEvent] = []
+        var damaged = false
+        while events.count < maxRecords {
+            let snapshot: (segment: JournalSegment, end: Int, sealed: Bool)? = condition.withLock {
+                guard let segment = segments.first(where: { $0.number >= cursor.segment }) else { return nil }
+                return (segment, segment.end, segment.sealed)
+            }
+            guard let (segment, end, sealed) = snapshot else { break }
+            if segment.number > cursor.segment { cursor = JournalPosition(segment: segment.number, offset: JournalSegment.headerSize) }
+            let result = segment.read(from: cursor.offset, to: end, maxRecords: maxRecords - events.count)
+            events.append(contentsOf: result.events)
+            cursor.offset = result.next
+            if result.damaged {
+                damaged = true
+                cursor.offset = end
+            }
+            guard cursor.offset >= end else { break }
+            guard sealed else { break }
+            // The segment is finished: continue in the next one, if any.
+            let hasNext = condition.withLock { segments.contains { $0.number > segment.number } }
+            guard hasNext else { break }
+            cursor = JournalPosition(segment: segment.number + 1, offset: 0)
+        }
+        if cursor.offset == 0 {
+            let first = condition.withLock { segments.first { $0.number >= cursor.segment }?.number }
+            cursor = JournalPosition(segment: first ?? cursor.segment, offset: JournalSegment.headerSize)
+        }
+        return Batch(events: events, next: cursor, skippedDamage: damaged)
+    }
+
+    /// Waits until records exist after `position`, the timeout passes, or ``wakeConsumer()`` is called.
+    /// - Returns: whether records are available.
+    @discardableResult
+    public func waitForRecords(after position: JournalPosition, timeout: TimeInterval) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !hasRecordsLocked(after: position), !wakeRequested, !isClosed {
+            consumerWaiting = true
+            let signalled = condition.wait(until: deadline)
+            consumerWaiting = false
+            if !signalled { break }
+        }
+        wakeRequested = false
+        return hasRecordsLocked(after: position)
+    }
+
+    private func hasRecordsLocked(after position: JournalPosition) -> Bool {
+        segments.contains { segment in
+            segment.number > position.segment ? segment.end > JournalSegment.headerSize
+                : segment.number == position.segment && segment.end > position.offset
+        }
+    }
+
+    /// Wakes a consumer blocked in ``waitForRecords(after:timeout:)``.
+    public func wakeConsumer() {
+        condition.withLock {
+            wakeRequested = true
+            condition.broadcast()
+        }
+    }
+
+    /// Deletes the segments entirely before `position` (their events are safely in the store).
+    /// When `position` is at the end of the last segment and `includingLast` is set, that one goes too.
+    public func discard(before position: JournalPosition, includingLast: Bool = false) {
+        let removed: [JournalSegment] = condition.withLock {
+            var removed: [JournalSegment] = []
+            while let first = segments.first {
+                let consumed = first.number < position.segment
+                    || (includingLast && first.number == position.segment && first.end <= position.offset && segments.count == 1)
+                guard consumed else { break }
+                removed.append(segments.removeFirst())
+            }
+            return removed
+        }
+        for segment in removed { segment.remove() }
+    }
+
+    /// Creates the next segment ahead of time when the active one is more than half full, so
+    /// that an append rarely pays for creating a file. Called by the consumer.
+    public func prepareNextSegment() {
+        let number: UInt64? = condition.withLock {
+            guard spare == nil, preparing == nil, !isClosed, let active = segments.last, !active.sealed,
+                  active.end > active.capacity / 2 else { return nil }
+            preparing = nextNumber
+            return nextNumber
+        }
+        guard let number else { return }
+        let segment = try? JournalSegment.create(directory: directory, number: number, capacity: configuration.segmentBytes)
+        let unused: JournalSegment? = condition.withLock {
+            preparing = nil
+            condition.broadcast()
+            if spare == nil, nextNumber == number, !isClosed {
+                spare = segment
+                return nil
+            }
+            return segment
+        }
+        unused?.remove()
+    }
+
+    /// Asks the kernel to write every segment to disk (for power-loss durability; not needed
+    /// for process death).
+    public func sync() {
+        let current = condition.withLock { segments }
+        for segment in current { segment.sync() }
+    }
+
+    /// Closes the journal: appends fail with ``JournalError/closed`` and the unused spare
+    /// segment is deleted. Segment files with events stay for the next run.
+    public func close() {
+        let unused: JournalSegment? = condition.withLock {
+            isClosed = true
+            condition.broadcast()
+            defer { spare = nil }
+            return spare
+        }
+        unused?.remove()
+    }
+
+    /// Every event readable in the segments of `directory`, in order: what a restart recovers.
+    /// Reading stops, per segment, at the first zero, torn or damaged record.
+    public static func recover(directory: String) throws -> [EncodedEvent] {
+        let journal = try EventJournal(directory: directory)
+        defer { journal.close() }
+        var events: [EncodedEvent] = []
+        var position = JournalPosition.start
+        while true {
+            let batch = journal.read(from: position, maxRecords: 4_096)
+            events.append(contentsOf: batch.events)
+            if batch.events.isEmpty && batch.next == position { break }
+            position = batch.next
+            if batch.events.isEmpty, !journal.hasRecords(after: position) { break }
+        }
+        return events
+    }
+
+    /// Whether records exist after `position`.
+    public func hasRecords(after position: JournalPosition) -> Bool {
+        condition.withLock { hasRecordsLocked(after: position) }
+    }
+}

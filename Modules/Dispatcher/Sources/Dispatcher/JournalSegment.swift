@@ -1,0 +1,147 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One memory-mapped segment file of an ``EventJournal``.
+///
+/// The file is created at its full size with its blocks allocated up front (so a full disk fails
+/// here, not later with `SIGBUS` on a store into the mapping), mode 0600, and mapped `MAP_SHARED`:
+/// what is copied into the mapping belongs to the kernel's page cache at once and survives the
+/// death of the process.
+///
+/// Header (16 bytes): the magic `TRKJRNL1` and the segment number, little-endian.
+final class JournalSegment: @unchecked Sendable {
+    // Safe: the mapping is written only under the journal's lock, and read only below an end
+    // offset published under that lock; `end` and `sealed` are guarded by the journal's lock.
+    static let headerSize = 16
+    static let magic: UInt64 = 0x314C_4E52_4A4B_5254 // "TRKJRNL1" little-endian
+
+    let number: UInt64
+    let path: String
+    let capacity: Int
+    let base: UnsafeMutableRawPointer
+    /// The end of valid records.
+    var end: Int
+    /// Whether appends have moved on to a later segment.
+    var sealed: Bool
+
+    static func fileName(_ number: UInt64) -> String {
+        let digits = String(number)
+        return "segment-" + String(repeating: "0", count: max(0, 20 - digits.count)) + digits + ".journal"
+    }
+
+    static func number(fromFileName name: String) -> UInt64? {
+        guard name.hasPrefix("segment-"), name.hasSuffix(".journal") else { return nil }
+        return UInt64(name.dropFirst(8).dropLast(8))
+    }
+
+    private init(number: UInt64, path: String, capacity: Int, base: UnsafeMutableRawPointer, end: Int, sealed: Bool) {
+        self.number = number
+        self.path = path
+        self.capacity = capacity
+        self.base = base
+        self.end = end
+        self.sealed = sealed
+    }
+
+    deinit { munmap(base, capacity) }
+
+    /// Creates a new, zero-filled segment of `capacity` bytes.
+    static func create(directory: String, number: UInt64, capacity: Int) throws(JournalError) -> JournalSegment {
+        let path = directory + "/" + fileName(number)
+        let descriptor = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, FileProtection.fileMode)
+        guard descriptor >= 0 else { throw .io(path: path, operation: "create", errno: errno) }
+        defer { close(descriptor) }
+        _ = fchmod(descriptor, FileProtection.fileMode)
+        do {
+            try allocate(descriptor, capacity: capacity, path: path)
+            let base = try map(descriptor, capacity: capacity, path: path)
+            base.storeBytes(of: magic.littleEndian, as: UInt64.self)
+            base.storeBytes(of: number.littleEndian, toByteOffset: 8, as: UInt64.self)
+            FileProtection.protect(path)
+            return JournalSegment(number: number, path: path, capacity: capacity, base: base, end: headerSize, sealed: false)
+        } catch {
+            unlink(path)
+            throw error
+        }
+    }
+
+    /// Opens a segment left by an earlier run, sealed, with its end at the first zero, torn or
+    /// damaged record. Returns `nil` when the file is not a segment (wrong size or magic).
+    static func openLeftover(directory: String, name: String) throws(JournalError) -> JournalSegment? {
+        guard let number = number(fromFileName: name) else { return nil }
+        let path = directory + "/" + name
+        let descriptor = open(path, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .io(path: path, operation: "open", errno: errno) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .io(path: path, operation: "stat", errno: errno) }
+        let size = Int(info.st_size)
+        guard size >= headerSize + 8 else { return nil }
+        let base = try map(descriptor, capacity: size, path: path)
+        guard UInt64(littleEndian: base.loadUnaligned(as: UInt64.self)) == magic,
+              UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) == number else {
+            munmap(base, size)
+            return nil
+        }
+        let segment = JournalSegment(number: number, path: path, capacity: size, base: base, end: size, sealed: true)
+        segment.end = segment.scanEnd()
+        return segment
+    }
+
+    /// The offset just past the last readable record.
+    private func scanEnd() -> Int {
+        var offset = Self.headerSize
+        while let (_, frame) = JournalRecord.read(at: base + offset, available: capacity - offset) {
+            offset += frame
+        }
+        return offset
+    }
+
+    private static func allocate(_ descriptor: Int32, capacity: Int, path: String) throws(JournalError) {
+        #if canImport(Glibc)
+        let result = posix_fallocate(descriptor, 0, off_t(capacity))
+        guard result == 0 else { throw .io(path: path, operation: "allocate", errno: result) }
+        #else
+        let zeros = [UInt8](repeating: 0, count: 65_536)
+        var offset = 0
+        while offset < capacity {
+            let count = min(zeros.count, capacity - offset)
+            let written = zeros.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, count, off_t(offset)) }
+            guard written == count else { throw .io(path: path, operation: "allocate", errno: written < 0 ? errno : ENOSPC) }
+            offset += count
+        }
+        #endif
+    }
+
+    private static func map(_ descriptor: Int32, capacity: Int, path: String) throws(JournalError) -> UnsafeMutableRawPointer {
+        let address = mmap(nil, capacity, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0)
+        guard let address, address != MAP_FAILED else { throw .io(path: path, operation: "mmap", errno: errno) }
+        return address
+    }
+
+    /// Reads the records between `offset` and `limit`, at most `maxRecords`.
+    /// - Returns: the events, the offset after them, and whether reading stopped at a damaged record.
+    func read(from offset: Int, to limit: Int, maxRecords: Int) -> (events: [EncodedEvent], next: Int, damaged: Bool) {
+        var events: [EncodedEvent] = []
+        events.reserveCapacity(min(maxRecords, 1_024))
+        var position = max(offset, Self.headerSize)
+        while events.count < maxRecords, position < limit {
+            guard let (event, frame) = JournalRecord.read(at: base + position, available: limit - position) else {
+                return (events, position, true)
+            }
+            events.append(event)
+            position += frame
+        }
+        return (events, position, false)
+    }
+
+    /// Deletes the file (the mapping stays valid until the last reference goes).
+    func remove() { unlink(path) }
+
+    /// Asks the kernel to write the mapping to disk (power-loss durability for what is there).
+    func sync() { _ = msync(base, capacity, MS_ASYNC) }
+}

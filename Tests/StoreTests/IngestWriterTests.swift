@@ -1,0 +1,173 @@
+@testable import Dispatcher
+import Foundation
+import Testing
+import Tracking
+
+/// Collects what an ingest writer reports, thread-safely.
+final class IngestProbe: @unchecked Sendable {
+    // Safe: every property is touched only while holding `lock`.
+    private let lock = NSLock()
+    private var persistedIDs: [UUID] = []
+    private var errorTexts: [String] = []
+
+    var persisted: [UUID] { lock.withLock { persistedIDs } }
+    var errors: [String] { lock.withLock { errorTexts } }
+
+    func persisted(_ events: [EncodedEvent], _ outcome: InsertOutcome) {
+        lock.withLock { persistedIDs.append(contentsOf: events.map(\.id)) }
+    }
+
+    func failed(_ error: any Error) { lock.withLock { errorTexts.append("\(error)") } }
+
+    func writer(store: EventStore, configuration: IngestConfiguration = IngestConfiguration()) throws -> IngestWriter {
+        try IngestWriter(store: store, configuration: configuration,
+                         onPersisted: { [self] in persisted($0, $1) }, onError: { [self] in failed($0) })
+    }
+}
+
+@Suite struct IngestWriterTests {
+    @Test func eightThreadsEnqueueAndEveryEventIsPersistedOnce() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let store = try EventStore(path: folder.file("store.sqlite"))
+        let probe = IngestProbe()
+        let writer = try probe.writer(store: store)
+        let perThread = 2_000
+        let accepted = LockedCounter()
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for index in 0..<perThread where writer.enqueue(sampleEvent(thread * perThread + index)) {
+                accepted.add(1)
+            }
+        }
+        #expect(accepted.value == 8 * perThread)
+        #expect(writer.waitUntilPersisted(timeout: 15))
+        #expect(store.counts().pending == 8 * perThread)
+        let ids = try store.query(StoreQuery(limit: 100_000)).map(\.event.id)
+        #expect(Set(ids).count == 8 * perThread)
+        #expect(probe.persisted.count == 8 * perThread)
+        #expect(writer.statistics.persisted == 8 * perThread && writer.statistics.dropped == 0)
+        #expect(writer.close())
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: store.path + ".journal")
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
+    @Test func bulkEnqueueKeepsOrder() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let store = try EventStore(path: folder.file("store.sqlite"))
+        let writer = try IngestWriter(store: store)
+        let events = (0..<2_500).map { sampleEvent($0) }
+        #expect(writer.enqueue(contentsOf: events) == events.count)
+        #expect(writer.waitUntilPersisted(timeout: 10))
+        #expect(try store.query(StoreQuery(limit: 10_000)).map(\.event.id) == events.map(\.id))
+        #expect(writer.close())
+    }
+
+    @Test func leftoverJournalIsReplayedOnStart() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.file("store.sqlite")
+        let events = (0..<1_500).map { sampleEvent($0) }
+        do {
+            // A previous run that died after journalling, before anything reached SQLite.
+            let journal = try EventJournal(directory: path + ".journal")
+            for event in events { try journal.append(event) }
+        }
+        let store = try EventStore(path: path)
+        let writer = try IngestWriter(store: store)
+        // Replayed before the writer takes new events: already in the store when init returns.
+        #expect(store.counts().pending == events.count)
+        #expect(writer.statistics.replayed == events.count)
+        let next = sampleEvent(99_999)
+        #expect(writer.enqueue(next))
+        #expect(writer.waitUntilPersisted(timeout: 10))
+        #expect(try store.query(StoreQuery(limit: 10_000)).map(\.event.id) == events.map(\.id) + [next.id])
+        #expect(writer.close())
+    }
+
+    @Test func simulatedCrashLosesNothingAndDuplicatesNothing() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.file("store.sqlite")
+        let events = (0..<5_000).map { sampleEvent($0) }
+        do {
+            let store = try EventStore(path: path)
+            let writer = try IngestWriter(store: store, configuration: IngestConfiguration(batchSize: 100))
+            for event in events { #expect(writer.enqueue(event)) }
+            writer.simulateCrash() // no close: some events are in SQLite, all are in the journal
+            // Events acknowledged before the crash must not come back after it.
+            let delivered = try store.claimBatch(limit: 50, maxBytes: .max, now: Date())
+            try store.acknowledge(delivered.map(\.event.id))
+            _ = try store.claimBatch(limit: 10, maxBytes: .max, now: Date()) // left in flight
+        }
+        let store = try EventStore(path: path)
+        let writer = try IngestWriter(store: store)
+        #expect(writer.waitUntilPersisted(timeout: 10))
+        let held = try store.query(StoreQuery(limit: 10_000)).map(\.event.id)
+        #expect(Set(held).count == held.count)
+        let deliveredBefore = Set(events.prefix(50).map(\.id))
+        #expect(held.filter { deliveredBefore.contains($0) }.isEmpty)
+        #expect(held.count == events.count - 50)
+        #expect(store.counts().inFlight == 0)
+        #expect(writer.close())
+    }
+
+    @Test func failingStoreKeepsEventsInTheJournalAndRecovers() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let store = try EventStore(path: folder.file("store.sqlite"))
+        try store.insert([sampleEvent()])
+        try store.checkpoint()
+        try store.limitPages(Int(store.fileBytes / 4_096) + 1) // the disk is "full"
+        let probe = IngestProbe()
+        let writer = try probe.writer(store: store, configuration: IngestConfiguration(retryInterval: 0.02, maxRetryInterval: 0.05))
+        let events = (0..<3_000).map { sampleEvent($0) }
+        for event in events { #expect(writer.enqueue(event)) }
+        #expect(!writer.waitUntilPersisted(timeout: 0.3))
+        #expect(writer.statistics.storeFailures > 0)
+        #expect(probe.errors.contains { $0.contains("disk full") })
+        try store.limitPages(1_000_000) // the fault clears
+        #expect(writer.waitUntilPersisted(timeout: 10))
+        #expect(store.counts().pending == events.count + 1)
+        #expect(writer.close())
+    }
+
+    @Test func fullJournalDropsAndCounts() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let store = try EventStore(path: folder.file("store.sqlite"))
+        try store.checkpoint()
+        try store.limitPages(Int(store.fileBytes / 4_096) + 1)
+        let probe = IngestProbe()
+        let configuration = IngestConfiguration(retryInterval: 0.05, journal: JournalConfiguration(segmentBytes: 8_192, maxSegments: 2))
+        let writer = try probe.writer(store: store, configuration: configuration)
+        var refused = 0
+        for index in 0..<200 where !writer.enqueue(sampleEvent(index)) { refused += 1 }
+        #expect(refused > 0)
+        #expect(writer.statistics.dropped == refused)
+        #expect(writer.statistics.enqueued == 200 - refused)
+        #expect(probe.errors.contains { $0.contains("journal is full") })
+        #expect(!writer.close(timeout: 0.5))
+    }
+
+    @Test func closeRefusesLaterEvents() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let store = try EventStore(path: folder.file("store.sqlite"))
+        let writer = try IngestWriter(store: store)
+        #expect(writer.enqueue(sampleEvent(1)))
+        #expect(writer.close())
+        #expect(store.counts().pending == 1)
+        #expect(!writer.enqueue(sampleEvent(2)))
+        #expect(writer.statistics.dropped == 1)
+    }
+}
+
+/// A counter shared by threads.
+final class LockedCounter: @unchecked Sendable {
+    // Safe: `count` is touched only while holding `lock`.
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func add(_ amount: Int) { lock.withLock { count += amount } }
+}
