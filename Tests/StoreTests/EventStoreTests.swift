@@ -164,6 +164,51 @@ import Tracking
         #expect(reopened.recoveredFrom == nil)
     }
 
+    @Test func idsNotInFlightAreSettledByOneScan() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.file("store.sqlite")
+        let events = (0..<6).map { sampleEvent($0) }
+        do {
+            let store = try EventStore(path: path)
+            try store.insert(events)
+        }
+        let store = try EventStore(path: path) // nothing claimed through this instance
+        try store.reject([events[1].id, events[2].id], reason: "expired")
+        try store.acknowledge([events[3].id, UUID()])
+        try store.scheduleRetry([events[4].id], nextAttemptAt: Date(), error: "ignored: not in flight")
+        let counts = store.counts()
+        #expect(counts.pending == 3 && counts.rejected == 2 && counts.inFlight == 0)
+        #expect(counts.bytes == [0, 1, 2, 4, 5].map { events[$0].approximateSize }.reduce(0, +))
+        let rows = try store.query(StoreQuery())
+        #expect(rows.map(\.event.id) == [0, 1, 2, 4, 5].map { events[$0].id })
+        #expect(rows[1].status == .rejected && rows[1].lastError == "expired" && rows[1].attempts == 1)
+        #expect(rows[3].attempts == 0)
+        try store.acknowledge([events[1].id]) // a rejected row can still be removed on purpose
+        #expect(store.counts().rejected == 1)
+    }
+
+    @Test func crashMidDeliveryReleasesTheClaimedRangeOnOpen() throws {
+        let folder = TemporaryFolder()
+        defer { folder.remove() }
+        let path = folder.file("store.sqlite")
+        let events = (0..<3_000).map { sampleEvent($0) }
+        do {
+            let store = try EventStore(path: path)
+            try store.insert(events)
+            _ = try store.claimBatch(limit: 100, maxBytes: .max, now: Date())
+            try store.reject([events[100].id], reason: "bad") // a hole before the next claim
+            _ = try store.claimBatch(limit: 100, maxBytes: .max, now: Date())
+            #expect(store.counts().inFlight == 200)
+        } // dropped without settling: a crash mid-delivery
+        let store = try EventStore(path: path)
+        #expect(store.counts().inFlight == 0 && store.counts().pending == 2_999 && store.counts().rejected == 1)
+        #expect(try store.query(StoreQuery(status: .inFlight)).isEmpty)
+        let again = try store.claimBatch(limit: 150, maxBytes: .max, now: Date())
+        #expect(again.map(\.event.id) == Array(events[0..<100].map(\.id) + events[101..<151].map(\.id)))
+        #expect(again.allSatisfy { $0.attempts == 0 })
+    }
+
     @Test func querySortsFiltersAndPages() throws {
         let folder = TemporaryFolder()
         defer { folder.remove() }

@@ -185,7 +185,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
                     outcome.duplicates.append(event.id)
                     continue
                 }
-                statement.reset()
+                statement.rewind()
                 let size = event.approximateSize
                 try statement.bind(event.id, at: 1)
                 try statement.bind(event.timestampMilliseconds, at: 2)

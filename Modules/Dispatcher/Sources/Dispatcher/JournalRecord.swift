@@ -60,14 +60,11 @@ enum JournalRecord {
         let body = base + frameHeader
         let stored = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
         guard stored == checksum(UnsafeRawBufferPointer(start: body, count: payload)) else { return nil }
-        var lengths: [Int] = []
-        lengths.reserveCapacity(6)
-        var total = fixedPayload
-        for slot in 0..<6 {
-            let length = Int(UInt32(littleEndian: body.loadUnaligned(fromByteOffset: 24 + 4 * slot, as: UInt32.self)))
-            lengths.append(length)
-            total += length
+        func length(_ slot: Int) -> Int {
+            Int(UInt32(littleEndian: body.loadUnaligned(fromByteOffset: 24 + 4 * slot, as: UInt32.self)))
         }
+        let lengths = (length(0), length(1), length(2), length(3), length(4), length(5))
+        let total = fixedPayload + lengths.0 + lengths.1 + lengths.2 + lengths.3 + lengths.4 + lengths.5
         guard total == payload else { return nil }
         var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: UnsafeRawBufferPointer(start: body, count: 16)) }
@@ -80,12 +77,12 @@ enum JournalRecord {
         let event = EncodedEvent(
             id: UUID(uuid: uuid),
             timestampMilliseconds: timestamp,
-            category: String(decoding: take(lengths[0]), as: UTF8.self),
-            name: String(decoding: take(lengths[1]), as: UTF8.self),
-            action: String(decoding: take(lengths[2]), as: UTF8.self),
-            userDataJSON: Array(take(lengths[3])),
-            contextJSON: Array(take(lengths[4])),
-            flagsJSON: Array(take(lengths[5]))
+            category: String(decoding: take(lengths.0), as: UTF8.self),
+            name: String(decoding: take(lengths.1), as: UTF8.self),
+            action: String(decoding: take(lengths.2), as: UTF8.self),
+            userDataJSON: Array(take(lengths.3)),
+            contextJSON: Array(take(lengths.4)),
+            flagsJSON: Array(take(lengths.5))
         )
         return (event, frameSize(payload: payload))
     }

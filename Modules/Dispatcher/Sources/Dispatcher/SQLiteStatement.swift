@@ -97,6 +97,11 @@ public final class SQLiteStatement {
         sqlite3_clear_bindings(handle)
     }
 
+    /// Resets the statement but keeps its bindings (for a loop that rebinds every parameter).
+    public func rewind() {
+        sqlite3_reset(handle)
+    }
+
     /// Whether the column holds NULL.
     public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 
