@@ -30,7 +30,7 @@ let package = Package(
         .executableTarget(
             name: "demo",
             dependencies: [
-                tracking, trackingTestKit, dataQuality, dispatcher,
+                tracking, trackingTestKit, dataQuality, dispatcher, "TestSupport",
                 .product(name: "Basket", package: "Basket"),
                 .product(name: "Onboarding", package: "Onboarding"),
                 .product(name: "Wishlist", package: "Wishlist"),

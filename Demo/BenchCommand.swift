@@ -1,8 +1,195 @@
+import Dispatcher
 import Foundation
+import TestSupport
+import Tracking
 
-/// `demo bench [--quick] [--json]`.
+/// `demo bench [--quick] [--json]`: the figures the product is held to, with a plain-SQLite
+/// reference measured in the same run so ratios survive a noisy machine.
+///
+/// Run it in release: `swift run -c release demo bench`.
 enum BenchCommand {
     static func run(_ arguments: [String]) async throws -> Int32 {
-        throw UsageError("bench is not available yet")
+        let options = try CommandLineOptions(arguments, valueOptions: ["backlog", "sends"], flagOptions: ["quick", "json"])
+        let quick = options.has("quick")
+        let backlog = try options.int("backlog", default: quick ? 20_000 : 1_000_000, in: 1_000...50_000_000)
+        let sends = try options.int("sends", default: quick ? 10_000 : 200_000, in: 1_000...10_000_000)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tracking-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try await Benchmark(directory: directory, backlog: backlog, sends: sends).run()
+        say(options.has("json") ? result.json : result.table)
+        return 0
+    }
+}
+
+/// The benchmark's figures.
+struct BenchResult {
+    var values: [(key: String, value: Double, unit: String, target: String)] = []
+
+    mutating func add(_ key: String, _ value: Double, unit: String, target: String = "") {
+        values.append((key, value, unit, target))
+    }
+
+    var json: String {
+        "{" + values.map { "\"\($0.key)\":\(format($0.value, json: true))" }.joined(separator: ",") + "}"
+    }
+
+    var table: String {
+        let width = values.map(\.key.count).max() ?? 10
+        var lines = ["figure".padding(toLength: width, withPad: " ", startingAt: 0) + "  value            target"]
+        for row in values {
+            let value = (format(row.value, json: false) + " " + row.unit).padding(toLength: 16, withPad: " ", startingAt: 0)
+            lines.append(row.key.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value + " " + row.target)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func format(_ value: Double, json: Bool) -> String {
+        if value.rounded() == value, abs(value) < 1e15 { return String(Int(value)) }
+        return String(format: json ? "%.3f" : "%.2f", value)
+    }
+}
+
+/// Runs the phases in order: reference, send cost and ingest of the backlog, store size,
+/// reopen, delivery of the backlog, memory throughout.
+struct Benchmark {
+    let directory: URL
+    let backlog: Int
+    let sends: Int
+
+    func run() async throws -> BenchResult {
+        var result = BenchResult()
+        let baseline = ResidentMemory.currentMegabytes()
+        let storePath = directory.appendingPathComponent("bench.sqlite").path
+        let sampler = ResidentMemory.Sampler()
+
+        // 1. Send cost on the caller and ingest: the backlog sent through EventReporter.
+        var dispatcher: Dispatcher? = try Dispatcher(configuration: DispatcherConfiguration(
+            storePath: storePath,
+            batch: BatchConfig(maxQueueSize: backlog * 2, maxQueueBytes: Int.max / 2, overflowQueueSize: 50_000)))
+        let load = LoadGenerator(plugins: [dispatcher!])
+        var latencies = [UInt64](repeating: 0, count: sends)
+        let ingestStart = DispatchTime.now().uptimeNanoseconds
+        var sent = 0
+        while sent < backlog {
+            // Send in bursts the journal can hold; the writer keeps up between them.
+            let burst = min(backlog - sent, 20_000)
+            for index in sent..<(sent + burst) {
+                if index < sends {
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    load.send(index)
+                    latencies[index] = DispatchTime.now().uptimeNanoseconds - start
+                } else {
+                    load.send(index)
+                }
+            }
+            sent += burst
+            while let current = dispatcher?.counters, current.sent - current.persisted - current.dropped > 30_000 {
+                usleep(200)
+            }
+        }
+        let persisted = await dispatcher!.drain(timeout: 600)
+        let ingestSeconds = Double(DispatchTime.now().uptimeNanoseconds - ingestStart) / 1e9
+        let counters = dispatcher!.counters
+        guard persisted.persisted, counters.dropped == 0, counters.store.pending == backlog else {
+            throw BenchError("ingest incomplete: \(counters.persisted) persisted, \(counters.dropped) dropped, store \(counters.store)")
+        }
+        latencies.sort()
+        result.add("send_ns_p50", Double(latencies[latencies.count / 2]), unit: "ns", target: "≤ 1000")
+        result.add("send_ns_p99", Double(latencies[latencies.count * 99 / 100]), unit: "ns")
+        let ingestRate = Double(backlog) / ingestSeconds
+        result.add("ingest_events_per_s", ingestRate.rounded(), unit: "ev/s", target: "≥ 0.5 × reference")
+
+        // 2. The reference: plain SQLite, rows of the same size, transactions of 1,000.
+        let sample = EncodedEvent(load.sampleEvent())
+        let rowBytes = sample.userDataJSON.count + sample.category.utf8.count + sample.name.utf8.count + sample.action.utf8.count + 16 + 8 + 2 + 2
+        let reference = try SQLiteReference.insertRows(
+            count: min(backlog, 200_000), rowBytes: rowBytes, batch: 1_000, path: directory.appendingPathComponent("reference.sqlite").path)
+        result.add("sqlite_reference_rows_per_s", reference.rounded(), unit: "rows/s")
+        result.add("ingest_vs_reference", ingestRate / reference, unit: "×", target: "≥ 0.5")
+
+        // 3. Store size per event, with the backlog in it.
+        try dispatcher!.store.checkpoint()
+        result.add("backlog_events", Double(backlog), unit: "events")
+        result.add("bytes_per_event", (Double(dispatcher!.store.fileBytes) / Double(backlog)).rounded(), unit: "B", target: "≤ 300")
+        await dispatcher!.close()
+        dispatcher = nil
+
+        // 4. Reopen with the backlog, accept the next event; then deliver it all.
+        let collector = try LoopbackHTTPServer(recordBodies: false, lifetime: 900)
+        defer { collector.stop() }
+        let destination = try SegmentDestination(endpoint: collector.baseURL, writeKey: "bench-write-key")
+        let reopenStart = DispatchTime.now().uptimeNanoseconds
+        let reopened = try Dispatcher(configuration: DispatcherConfiguration(
+            storePath: storePath, destination: destination,
+            batch: BatchConfig(maxQueueSize: backlog * 2, maxQueueBytes: Int.max / 2, deliverySize: 500, flushInterval: 0),
+            strategy: []))
+        LoadGenerator(plugins: [reopened]).send(0)
+        let reopenMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - reopenStart) / 1e6
+        result.add("reopen_ms", (reopenMilliseconds * 100).rounded() / 100, unit: "ms", target: "≤ 100")
+
+        let deliveryStart = DispatchTime.now().uptimeNanoseconds
+        var delivered = 0
+        while reopened.counters.store.pending > 0 {
+            let report = await reopened.flush(timeout: 600)
+            delivered += report.delivered
+            if report.delivered == 0 { throw BenchError("delivery stalled: \(report.lastError ?? "no error")") }
+        }
+        let deliverySeconds = Double(DispatchTime.now().uptimeNanoseconds - deliveryStart) / 1e9
+        result.add("delivery_events_per_s", (Double(delivered) / deliverySeconds).rounded(), unit: "ev/s", target: "≥ 100000")
+        await reopened.close()
+
+        let peak = sampler.stop()
+        result.add("baseline_rss_mb", (baseline * 10).rounded() / 10, unit: "MB")
+        result.add("peak_rss_mb", (peak * 10).rounded() / 10, unit: "MB", target: "≤ baseline + 16")
+        return result
+    }
+}
+
+/// The bench could not complete a phase.
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Resident memory of this process, from `/proc/self/statm` (Linux) or `task_info` (Apple).
+enum ResidentMemory {
+    /// Resident set size now, in MiB.
+    static func currentMegabytes() -> Double {
+        #if os(Linux)
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Double(fields[1]) else { return 0 }
+        return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
+        #else
+        return 0
+        #endif
+    }
+
+    /// Samples resident memory every few milliseconds on its own thread and keeps the peak.
+    final class Sampler: @unchecked Sendable {
+        // Safe: `peak` and `running` are only touched while holding `lock`.
+        private let lock = NSLock()
+        private var peak = 0.0
+        private var running = true
+
+        init() {
+            Thread.detachNewThread { [self] in
+                while lock.withLock({ running }) {
+                    let now = ResidentMemory.currentMegabytes()
+                    lock.withLock { peak = max(peak, now) }
+                    usleep(5_000)
+                }
+            }
+        }
+
+        /// Stops sampling and returns the peak, in MiB.
+        func stop() -> Double {
+            let now = ResidentMemory.currentMegabytes()
+            return lock.withLock {
+                running = false
+                return max(peak, now)
+            }
+        }
     }
 }

@@ -45,6 +45,11 @@ struct LoadGenerator {
         wishlist = onboarding.reporter(for: WishlistAnalytics.self)
     }
 
+    /// An event like the ones the mix sends, for sizing.
+    func sampleEvent() -> TrackedEvent {
+        TrackedEvent(category: "Cart", name: "add", action: "select", userData: ["sku": "sku-1", "quantity": 2, "price": 19.99, "gift": false])
+    }
+
     /// Sends the `index`-th event of the mix and returns its receipts.
     @discardableResult
     func send(_ index: Int) -> [Receipt] {

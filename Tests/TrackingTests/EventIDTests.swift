@@ -38,3 +38,14 @@ struct EventIDTests {
         #expect(bytes(event.id)[6] >> 4 == 7)
     }
 }
+
+@Suite("EventID monotonic order")
+struct EventIDMonotonicTests {
+    @Test("Ids made now are strictly increasing, even within one millisecond")
+    func strictlyIncreasing() {
+        let ids = (0..<20_000).map { _ in EventID.make().uuidString }
+        let ordered = zip(ids, ids.dropFirst()).allSatisfy { $0 < $1 }
+        #expect(ordered)
+        #expect(Set(ids).count == ids.count)
+    }
+}

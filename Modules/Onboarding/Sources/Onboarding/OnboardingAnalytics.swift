@@ -35,15 +35,13 @@ public enum OnboardingAnalytics: EventType {
     /// `"Onboarding"`.
     public static let category = "Onboarding"
 
-    /// The actions each name may be sent with.
-    public static let validActions: [Name: Set<Action>] = [
-        .registration: [.tapped, .entered, .submitted],
-        .consents: [.clicked, .submitted],
-        .login: [.tapped, .entered, .submitted],
-    ]
-
-    /// Whether `name` may be sent with `action`, per ``validActions``.
+    /// Whether `name` may be sent with `action`. A switch: it runs on every send, so it must be cheap.
     public static func isValid(name: Name, action: Action) -> Bool {
-        validActions[name]?.contains(action) ?? false
+        switch (name, action) {
+        case (.registration, .tapped), (.registration, .entered), (.registration, .submitted),
+             (.consents, .clicked), (.consents, .submitted),
+             (.login, .tapped), (.login, .entered), (.login, .submitted): true
+        default: false
+        }
     }
 }

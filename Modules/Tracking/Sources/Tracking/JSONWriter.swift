@@ -73,14 +73,14 @@ public struct JSONWriter: Sendable {
     /// Appends an integer.
     public mutating func int(_ value: some BinaryInteger) {
         if value == 0 { bytes.append(UInt8(ascii: "0")); return }
-        var digits: [UInt8] = []
-        var magnitude = value.magnitude
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = UInt64(truncatingIfNeeded: value.magnitude)
+        let start = bytes.count
         while magnitude > 0 {
-            digits.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10))
             magnitude /= 10
         }
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        bytes.append(contentsOf: digits.reversed())
+        bytes[start...].reverse()
     }
 
     /// Appends a double; a non-finite one is written as the string `"NaN"`, `"Infinity"` or
@@ -125,14 +125,21 @@ public struct JSONWriter: Sendable {
     /// Appends an object with its keys sorted.
     public mutating func object(_ values: [String: UserDataValue]) {
         bytes.append(UInt8(ascii: "{"))
-        for (index, key) in values.keys.sorted().enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            string(key)
-            bytes.append(UInt8(ascii: ":"))
-            // Force unwrap is safe: the key comes from the dictionary itself.
-            value(values[key]!)
+        if values.count == 1, let only = values.first {
+            member(only.key, only.value)
+        } else if !values.isEmpty {
+            for (index, pair) in values.sorted(by: { $0.key < $1.key }).enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                member(pair.key, pair.value)
+            }
         }
         bytes.append(UInt8(ascii: "}"))
+    }
+
+    private mutating func member(_ key: String, _ value: UserDataValue) {
+        string(key)
+        bytes.append(UInt8(ascii: ":"))
+        self.value(value)
     }
 }
 

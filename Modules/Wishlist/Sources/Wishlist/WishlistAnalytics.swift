@@ -39,17 +39,12 @@ public enum WishlistAnalytics: EventType {
     /// `"Wishlist"`.
     public static let category = "Wishlist"
 
-    /// The actions each name may be sent with.
-    public static let validActions: [Name: Set<Action>] = [
-        .page: [.view],
-        .add: [.tap],
-        .remove: [.tap, .swipe],
-        .moveToBasket: [.tap],
-        .exit: [.tap, .swipe],
-    ]
-
-    /// Whether `name` may be sent with `action`, per ``validActions``.
+    /// Whether `name` may be sent with `action`. A switch: it runs on every send, so it must be cheap.
     public static func isValid(name: Name, action: Action) -> Bool {
-        validActions[name]?.contains(action) ?? false
+        switch (name, action) {
+        case (.page, .view), (.add, .tap), (.remove, .tap), (.remove, .swipe), (.moveToBasket, .tap),
+             (.exit, .tap), (.exit, .swipe): true
+        default: false
+        }
     }
 }
