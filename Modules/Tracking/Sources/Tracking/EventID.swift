@@ -55,13 +55,14 @@ private final class MonotonicGenerator: @unchecked Sendable {
             lastMilliseconds = milliseconds
             // Start each millisecond at a random point in the lower half, leaving room to count.
             counter = UInt16(truncatingIfNeeded: nextRandom() & 0x07FF)
-        } else if milliseconds < lastMilliseconds {
-            // An earlier time (a date given explicitly, or the clock stepped back): keep it.
+        } else if milliseconds + 1_000 < lastMilliseconds {
+            // Well before the last id (a date given explicitly): keep that time, unordered.
             return (milliseconds & 0xFFFF_FFFF_FFFF, UInt16(truncatingIfNeeded: nextRandom() & 0x0FFF), nextRandom())
         } else if counter < 0x0FFF {
             counter += 1
         } else {
-            // 4,096 ids in one millisecond: borrow the next millisecond to stay ordered.
+            // 4,096 ids in one millisecond: borrow the next millisecond to stay ordered. (A time
+            // up to a second behind the last id, borrowed or a clock step back, counts as it.)
             lastMilliseconds += 1
             counter = 0
         }
