@@ -17,29 +17,40 @@ public struct EncodedEvent: Sendable, Equatable {
     public var name: String
     /// The action.
     public var action: String
-    /// `userData` as a JSON object, keys sorted.
+    /// `userData` as a JSON object.
     public var userDataJSON: [UInt8]
-    /// `context` as a JSON object, keys sorted.
+    /// `context` as a JSON object.
     public var contextJSON: [UInt8]
     /// `flags` as a JSON array of `{"code":…,"detail":…}` objects.
     public var flagsJSON: [UInt8]
 
-    /// Encodes an event.
+    /// Encodes an event. Runs on the sender's thread, so it does as little as it can: keys are
+    /// written in the dictionary's order, and empty context and flags share one constant.
     public init(_ event: TrackedEvent) {
         id = event.id
-        timestampMilliseconds = Int64((event.timestamp.timeIntervalSince1970 * 1000).rounded(.down))
+        timestampMilliseconds = Int64((event.timestamp.timeIntervalSince1970 * 1000).rounded())
         category = event.category
         name = event.name
         action = event.action
-        var writer = JSONWriter(capacity: 128)
-        writer.object(event.userData)
-        userDataJSON = writer.bytes
-        writer = JSONWriter(capacity: event.context.isEmpty ? 2 : 256)
-        writer.object(event.context)
-        contextJSON = writer.bytes
-        writer = JSONWriter(capacity: 2)
+        userDataJSON = Self.json(event.userData)
+        contextJSON = event.context.isEmpty ? Self.emptyObject : Self.json(event.context)
+        flagsJSON = event.flags.isEmpty ? Self.emptyArray : Self.json(event.flags)
+    }
+
+    private static let emptyObject: [UInt8] = Array("{}".utf8)
+    private static let emptyArray: [UInt8] = Array("[]".utf8)
+
+    private static func json(_ values: UserData) -> [UInt8] {
+        guard !values.isEmpty else { return emptyObject }
+        var writer = JSONWriter(capacity: 32 * values.count + 16)
+        writer.object(values, sortedKeys: false)
+        return writer.bytes
+    }
+
+    private static func json(_ flags: [EventFlag]) -> [UInt8] {
+        var writer = JSONWriter(capacity: 64)
         writer.raw("[")
-        for (index, flag) in event.flags.enumerated() {
+        for (index, flag) in flags.enumerated() {
             if index > 0 { writer.raw(",") }
             writer.raw("{\"code\":")
             writer.string(flag.code)
@@ -50,7 +61,7 @@ public struct EncodedEvent: Sendable, Equatable {
             writer.raw("}")
         }
         writer.raw("]")
-        flagsJSON = writer.bytes
+        return writer.bytes
     }
 
     /// Creates an encoded event from its parts (as read back from a store or journal).

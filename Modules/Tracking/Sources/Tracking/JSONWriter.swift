@@ -72,15 +72,23 @@ public struct JSONWriter: Sendable {
 
     /// Appends an integer.
     public mutating func int(_ value: some BinaryInteger) {
-        if value == 0 { bytes.append(UInt8(ascii: "0")); return }
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var magnitude = UInt64(truncatingIfNeeded: value.magnitude)
-        let start = bytes.count
-        while magnitude > 0 {
-            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10))
-            magnitude /= 10
+        if magnitude < 10 {
+            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude))
+            return
         }
-        bytes[start...].reverse()
+        // Digits are produced right to left into a small stack buffer, then copied once.
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var index = buffer.count
+            while magnitude > 0 {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[index...]))
+        }
     }
 
     /// Appends a double; a non-finite one is written as the string `"NaN"`, `"Infinity"` or
@@ -122,11 +130,18 @@ public struct JSONWriter: Sendable {
         }
     }
 
-    /// Appends an object with its keys sorted.
-    public mutating func object(_ values: [String: UserDataValue]) {
+    /// Appends an object.
+    /// - Parameters:
+    ///   - values: the members.
+    ///   - sortedKeys: write keys in sorted order, so equal data gives equal bytes (default);
+    ///     `false` writes them in the dictionary's order, which is cheaper.
+    public mutating func object(_ values: [String: UserDataValue], sortedKeys: Bool = true) {
         bytes.append(UInt8(ascii: "{"))
-        if values.count == 1, let only = values.first {
-            member(only.key, only.value)
+        if values.count == 1 || !sortedKeys {
+            for (index, pair) in values.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                member(pair.key, pair.value)
+            }
         } else if !values.isEmpty {
             for (index, pair) in values.sorted(by: { $0.key < $1.key }).enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
