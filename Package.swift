@@ -77,8 +77,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "ReliabilityTests",
+            dependencies: [dispatcher, dispatcherTestKit, tracking, trackingTestKit, dataQuality, "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "DispatcherTests",
-            dependencies: [dispatcher, dispatcherTestKit, tracking, trackingTestKit, "TestSupport"],
+            dependencies: [dispatcher, dispatcherTestKit, tracking, trackingTestKit, dataQuality, "TestSupport"],
             swiftSettings: strictSettings
         ),
     ],
