@@ -26,11 +26,11 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     private var closedByUser = false
     /// No pending row has a `seq` below this.
     private var pendingFloor: Int64 = 0
-    /// The rows in flight claimed through this store: id → seq.
-    private var inFlight: [UUID: Int64] = [:]
-    /// Ids inserted recently (two generations), to ignore duplicates without an index.
-    private var recentIDs: Set<UUID> = []
-    private var olderIDs: Set<UUID> = []
+    /// The rows in flight claimed through this store: id → seq and size.
+    private var inFlight: [UUID: (sequence: Int64, size: Int)] = [:]
+    /// Keys of ids inserted recently (two generations), to ignore duplicates without an index.
+    private var recentIDs = Set<UInt64>(minimumCapacity: EventStore.duplicateWindow)
+    private var olderIDs: Set<UInt64> = []
 
     /// How many recent ids each generation of the duplicate window holds.
     static let duplicateWindow = 32_768
@@ -96,7 +96,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
         counters = try readCounters(database)
         pendingFloor = 0
         inFlight = [:]
-        recentIDs = []
+        recentIDs.removeAll(keepingCapacity: true)
         olderIDs = []
         for suffix in ["-wal", "-shm"] { FileProtection.restrict(path + suffix) }
         try releaseAllInFlightLocked(database)
@@ -178,10 +178,11 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
         let (outcome, inserted) = try write { database, counts in
             var outcome = InsertOutcome()
             let statement = try database.cached(EventStoreSchema.insert)
-            var seen = Set<UUID>()
+            var seen = Set<UInt64>(minimumCapacity: events.count)
             var firstSequence: Int64?
             for event in events {
-                if recentIDs.contains(event.id) || olderIDs.contains(event.id) || !seen.insert(event.id).inserted {
+                let key = Self.duplicateKey(event.id)
+                if !seen.insert(key).inserted || recentIDs.contains(key) || (!olderIDs.isEmpty && olderIDs.contains(key)) {
                     outcome.duplicates.append(event.id)
                     continue
                 }
@@ -217,14 +218,21 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     }
 
     /// Adds ids to the duplicate window, rolling generations when the newest is full.
-    private func remember(_ ids: Set<UUID>) {
+    private func remember(_ keys: Set<UInt64>) {
         lock.withLock {
-            if recentIDs.count + ids.count > Self.duplicateWindow {
+            if recentIDs.count + keys.count > Self.duplicateWindow {
                 olderIDs = recentIDs
-                recentIDs = []
+                recentIDs = Set(minimumCapacity: Self.duplicateWindow)
             }
-            recentIDs.formUnion(ids)
+            recentIDs.formUnion(keys)
         }
+    }
+
+    /// The id's last 64 bits: random in UUIDv7 (and v4), so distinct ids practically never share them.
+    private static func duplicateKey(_ id: UUID) -> UInt64 {
+        let bytes = id.uuid
+        return UInt64(bytes.8) << 56 | UInt64(bytes.9) << 48 | UInt64(bytes.10) << 40 | UInt64(bytes.11) << 32
+            | UInt64(bytes.12) << 24 | UInt64(bytes.13) << 16 | UInt64(bytes.14) << 8 | UInt64(bytes.15)
     }
 
     /// Deletes the oldest pending rows while the counts exceed the limits.
@@ -293,22 +301,22 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
             try mark.bind(high, at: 2)
             try mark.bind(due, at: 3)
             try mark.step()
-            let range = inFlight.values.reduce((low, high)) { (min($0.0, $1), max($0.1, $1)) }
+            let range = inFlight.values.reduce((low, high)) { (min($0.0, $1.sequence), max($0.1, $1.sequence)) }
             try setMetadata(EventStoreSchema.inFlightRangeKey, "\(range.0):\(range.1)", database)
             counts.pending -= batch.count
             counts.inFlight += batch.count
             return batch
         }
-        lock.withLock { for row in claimed { inFlight[row.event.id] = row.sequence } }
+        lock.withLock { for row in claimed { inFlight[row.event.id] = (row.sequence, row.event.approximateSize) } }
         return claimed
     }
 
-    /// Splits ids into rows in flight (with their `seq`) and the others.
-    private func partition(_ ids: [UUID]) -> (inFlight: [(UUID, Int64)], others: [UUID]) {
-        var found: [(UUID, Int64)] = []
+    /// Splits ids into rows in flight (with their `seq` and size) and the others.
+    private func partition(_ ids: [UUID]) -> (inFlight: [(sequence: Int64, size: Int)], others: [UUID]) {
+        var found: [(sequence: Int64, size: Int)] = []
         var others: [UUID] = []
         for id in ids {
-            if let sequence = inFlight[id] { found.append((id, sequence)) } else { others.append(id) }
+            if let row = inFlight[id] { found.append(row) } else { others.append(id) }
         }
         return (found, others)
     }
@@ -329,10 +337,14 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
                 }
             }
             let delete = try database.cached(EventStoreSchema.acknowledge)
-            for (_, sequence) in claimed {
-                delete.reset()
-                try delete.bind(sequence, at: 1)
-                try settle(delete)
+            for row in claimed {
+                delete.rewind()
+                try delete.bind(row.sequence, at: 1)
+                try delete.step()
+                if database.changes == 1 {
+                    counts.inFlight -= 1
+                    counts.bytes -= row.size
+                }
             }
             if !others.isEmpty {
                 let scan = try database.prepare(
@@ -349,11 +361,11 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
         guard !ids.isEmpty else { return }
         try write { database, counts in
             let update = try database.cached(EventStoreSchema.retry)
-            for (_, sequence) in partition(ids).inFlight {
+            for row in partition(ids).inFlight {
                 update.reset()
                 try update.bind(Self.milliseconds(nextAttemptAt), at: 1)
                 try update.bind(error, at: 2)
-                try update.bind(sequence, at: 3)
+                try update.bind(row.sequence, at: 3)
                 try update.step()
                 let changed = database.changes
                 counts.inFlight -= changed
@@ -369,10 +381,10 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
         try write { database, counts in
             let (claimed, others) = partition(ids)
             let update = try database.cached(EventStoreSchema.rejectInFlight)
-            for (_, sequence) in claimed {
+            for row in claimed {
                 update.reset()
                 try update.bind(reason, at: 1)
-                try update.bind(sequence, at: 2)
+                try update.bind(row.sequence, at: 2)
                 try update.step()
                 let changed = database.changes
                 counts.inFlight -= changed
@@ -398,9 +410,9 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
         guard !ids.isEmpty else { return }
         try write { database, counts in
             let update = try database.cached(EventStoreSchema.release)
-            for (_, sequence) in partition(ids).inFlight {
+            for row in partition(ids).inFlight {
                 update.reset()
-                try update.bind(sequence, at: 1)
+                try update.bind(row.sequence, at: 1)
                 try update.step()
                 let changed = database.changes
                 counts.inFlight -= changed
@@ -414,7 +426,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     private func returnToPending(_ ids: [UUID]) {
         lock.withLock {
             for id in ids {
-                if let sequence = inFlight.removeValue(forKey: id) { pendingFloor = min(pendingFloor, sequence) }
+                if let row = inFlight.removeValue(forKey: id) { pendingFloor = min(pendingFloor, row.sequence) }
             }
         }
     }
@@ -521,7 +533,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
             }
             counters = next
             inFlight = [:]
-            recentIDs = []
+            recentIDs.removeAll(keepingCapacity: true)
             olderIDs = []
             pendingFloor = 0
             try database.execute("VACUUM")

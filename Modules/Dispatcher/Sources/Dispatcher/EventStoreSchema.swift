@@ -94,7 +94,7 @@ enum EventStoreSchema {
         """
     static let oldestPending = "SELECT seq, id, size FROM events WHERE seq >= ? AND status = 0 ORDER BY seq LIMIT ?"
     static let deleteBySequence = "DELETE FROM events WHERE seq = ?"
-    static let acknowledge = "DELETE FROM events WHERE seq = ? RETURNING status, size"
+    static let acknowledge = "DELETE FROM events WHERE seq = ? AND status = 1"
     static let retry = """
         UPDATE events SET status = 0, attempts = attempts + 1, next_attempt_at = ?, last_error = ?
         WHERE seq = ? AND status = 1
