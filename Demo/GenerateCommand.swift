@@ -47,19 +47,29 @@ struct LoadGenerator {
 
     /// An event like the ones the mix sends, for sizing.
     func sampleEvent() -> TrackedEvent {
-        TrackedEvent(category: "Cart", name: "add", action: "select", userData: ["sku": "sku-1", "quantity": 2, "price": 19.99, "gift": false])
+        TrackedEvent(category: "Cart", name: "add", action: "select", userData: userData(for: 0))
+    }
+
+    /// The four userData fields of the `index`-th event of the mix.
+    func userData(for index: Int) -> UserData {
+        switch index % 3 {
+        case 0: ["sku": "sku-\(index % 97)", "quantity": .int(index % 3 + 1), "price": 19.99, "gift": false]
+        case 1: ["itemID": "sku-\(index % 89)", "position": .int(index % 10), "source": "home", "sale": true]
+        default: ["method": "email", "attempt": .int(index % 4), "remember": true, "latencyMs": 120.5]
+        }
     }
 
     /// Sends the `index`-th event of the mix and returns its receipts.
     @discardableResult
-    func send(_ index: Int) -> [Receipt] {
+    func send(_ index: Int) -> [Receipt] { send(index, userData: userData(for: index)) }
+
+    /// Sends the `index`-th event of the mix with data made beforehand (the bench times only this).
+    @discardableResult
+    func send(_ index: Int, userData: UserData) -> [Receipt] {
         switch index % 3 {
-        case 0:
-            cart.send(name: .add, action: .select, userData: ["sku": "sku-\(index % 97)", "quantity": .int(index % 3 + 1), "price": 19.99, "gift": false])
-        case 1:
-            wishlist.send(name: .add, action: .tap, userData: ["itemID": "sku-\(index % 89)", "position": .int(index % 10), "source": "home", "sale": true])
-        default:
-            onboarding.send(name: .login, action: .submitted, userData: ["method": "email", "attempt": .int(index % 4), "remember": true, "latencyMs": 120.5])
+        case 0: cart.send(name: .add, action: .select, userData: userData)
+        case 1: wishlist.send(name: .add, action: .tap, userData: userData)
+        default: onboarding.send(name: .login, action: .submitted, userData: userData)
         }
     }
 }

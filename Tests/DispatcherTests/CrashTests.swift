@@ -39,7 +39,7 @@ struct CrashTests {
         var stored = Set<String>()
         var offset = 0
         while true {
-            let page = try dispatcher.store.query(StoreQuery(limit: 50_000, offset: offset))
+            let page = try #require(dispatcher.store).query(StoreQuery(limit: 50_000, offset: offset))
             if page.isEmpty { break }
             stored.formUnion(page.map { $0.event.id.uuidString })
             offset += page.count

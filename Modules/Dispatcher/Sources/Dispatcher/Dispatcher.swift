@@ -25,89 +25,130 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     // Safe: the `let`s are thread-safe objects; `state` is only touched while holding `lock`.
     /// The configuration it was made with.
     public let configuration: DispatcherConfiguration
-    /// The SQLite store (query it for the monitor).
-    public let store: EventStore
     /// The journey of each event of this session.
     public let journey: JourneyLog
-    private let ingest: IngestWriter
-    private let scheduler: DeliveryScheduler?
+    private let overflow: MemoryOverflow
     private let lock = NSLock()
     private var state = State()
 
     private struct State {
+        var backend: DispatcherBackend?
+        var storage = StorageState.available
         var counters = DispatcherCounters()
         var pendingSinceRequest = 0
+        var persistedSoFar = 0
+        var reopenTimer: Task<Void, Never>?
         var closed = false
     }
 
     /// Opens the store (setting a corrupt file aside), replays what a killed run left in the
     /// journal, and starts the writer and, with a destination, delivery.
-    /// - Throws: ``ConfigurationError`` for an impossible configuration; ``StoreError`` or
-    ///   ``JournalError`` when the store's folder cannot be used at all.
+    ///
+    /// When the store cannot be opened at all (a read-only folder, a full disk), the Dispatcher
+    /// still starts: events wait in memory up to ``BatchConfig/overflowQueueSize``, the problem
+    /// is reported through ``DispatcherConfiguration/onDiagnostic`` and ``storage``, and opening
+    /// is retried every ``DispatcherConfiguration/storageRetryInterval`` seconds.
+    /// - Throws: ``ConfigurationError`` for an impossible configuration; nothing else.
     public init(configuration: DispatcherConfiguration) throws {
         try configuration.batch.validate()
+        if !configuration.storageRetryInterval.isFinite || configuration.storageRetryInterval <= 0 {
+            throw ConfigurationError(field: "storageRetryInterval", reason: "must be a positive number of seconds, got \(configuration.storageRetryInterval)")
+        }
         self.configuration = configuration
-        let journey = JourneyLog(capacity: max(1, configuration.journeyCapacity))
-        self.journey = journey
-        let directory = (configuration.storePath as NSString).deletingLastPathComponent
-        if !directory.isEmpty {
-            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        }
-        let store = try EventStore(
-            path: configuration.storePath,
-            limits: StoreLimits(maxEvents: configuration.batch.maxQueueSize, maxBytes: configuration.batch.maxQueueBytes))
-        self.store = store
-        _ = try store.releaseAllInFlight()
-        let diagnose = configuration.onDiagnostic
-        if let recovered = store.recoveredFrom {
-            diagnose?(DispatcherDiagnostic(area: .storage, message: "the store file was unreadable and was set aside as \(recovered); a fresh store was opened"))
-        }
-
-        let ingestBox = WeakBox<Dispatcher>()
-        ingest = try IngestWriter(
-            store: store,
-            configuration: IngestConfiguration(journal: Self.journalShape(for: configuration.batch)),
-            onPersisted: { events, outcome in ingestBox.value?.didPersist(events, outcome) },
-            onError: { error in diagnose?(DispatcherDiagnostic(area: .storage, message: "\(error)")) }
-        )
-
-        if let destination = configuration.destination {
-            let worker = DeliveryWorker(
-                queue: store, destination: destination,
-                configuration: DeliveryWorkerConfiguration(deliverySize: configuration.batch.deliverySize, retryPolicy: configuration.retryPolicy),
-                observer: { attempt in ingestBox.value?.didAttempt(attempt) }
-            )
-            scheduler = DeliveryScheduler(worker: worker, flushInterval: configuration.batch.flushInterval) { report in
-                ingestBox.value?.didDeliver(report)
-            }
-        } else {
-            scheduler = nil
-        }
-        ingestBox.value = self
-        if configuration.strategy.contains(.boot), store.counts().pending > 0 { scheduler?.request() }
+        journey = JourneyLog(capacity: max(1, configuration.journeyCapacity))
+        overflow = MemoryOverflow(capacity: configuration.batch.overflowQueueSize)
+        if !openBackend() { scheduleReopen() }
     }
 
-    private static func journalShape(for batch: BatchConfig) -> JournalConfiguration {
-        // The journal holds what waits for the store; size it for overflowQueueSize events of
-        // about 512 bytes, at least two segments.
-        let segmentBytes = 4 << 20
-        let segments = max(2, (batch.overflowQueueSize * 512 + segmentBytes - 1) / segmentBytes + 1)
-        return JournalConfiguration(segmentBytes: segmentBytes, maxSegments: segments)
+    /// Tries to open the storage; on success hands over what waited in memory.
+    @discardableResult
+    private func openBackend() -> Bool {
+        let box = WeakBox<Dispatcher>()
+        box.value = self
+        let backend: DispatcherBackend
+        do {
+            backend = try DispatcherBackend.open(
+                configuration: configuration,
+                onPersisted: { events, outcome in box.value?.didPersist(events, outcome) },
+                onAttempt: { attempt in box.value?.didAttempt(attempt) },
+                onReport: { report in box.value?.didDeliver(report) })
+        } catch {
+            let reason = "\(error)"
+            let changed = lock.withLock {
+                defer { state.storage = .unavailable(reason: reason) }
+                return state.storage != .unavailable(reason: reason)
+            }
+            if changed {
+                diagnose(.storage, "the store cannot be opened, events wait in memory (up to \(overflow.capacity)): \(reason)")
+            }
+            return false
+        }
+        if let recovered = backend.store.recoveredFrom {
+            diagnose(.storage, "the store file was unreadable and was set aside as \(recovered); a fresh store was opened")
+        }
+        let wasUnavailable = lock.withLock {
+            defer {
+                state.backend = backend
+                state.storage = .available
+            }
+            return state.storage != .available
+        }
+        let waiting = overflow.takeAll()
+        if !waiting.isEmpty {
+            let accepted = backend.ingest.enqueue(contentsOf: waiting)
+            if accepted < waiting.count { overflow.putBack(Array(waiting[accepted...])) }
+            lock.withLock { state.counters.movedFromMemory += accepted }
+        }
+        if wasUnavailable { diagnose(.storage, "the store is available again; \(waiting.count) events moved from memory") }
+        if configuration.strategy.contains(.boot), backend.store.counts().pending > 0 { backend.scheduler?.request() }
+        return true
+    }
+
+    private func scheduleReopen() {
+        let interval = configuration.storageRetryInterval
+        let timer = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
+                guard let self, !Task.isCancelled, !self.isClosed else { return }
+                if self.openBackend() { return }
+            }
+        }
+        lock.withLock { state.reopenTimer = timer }
+    }
+
+    private var isClosed: Bool { lock.withLock { state.closed } }
+
+    private var backend: DispatcherBackend? { lock.withLock { state.backend } }
+
+    /// Whether the storage can be written now.
+    public var storage: StorageState { lock.withLock { state.storage } }
+
+    /// The SQLite store, once it could be opened (query it for the monitor).
+    public var store: EventStore? { backend?.store }
+
+    private func diagnose(_ area: DispatcherDiagnostic.Area, _ message: String) {
+        configuration.onDiagnostic?(DispatcherDiagnostic(area: area, message: message))
     }
 
     // MARK: - Sending
 
     /// Makes the event durable and returns at once; delivery happens later.
-    /// - Returns: a receipt whose form is `journal`, or `nil` when the event was dropped (the
-    ///   journal is full or unwritable; the drop is counted and reported).
+    /// - Returns: a receipt whose form is `journal` (or `memory` while the store is
+    ///   unavailable), or `nil` when the event was dropped (counted and reported).
     public func send(_ event: TrackedEvent) -> Receipt? {
-        guard ingest.enqueue(EncodedEvent(event)) else { return nil }
-        return Receipt(plugin: "dispatcher", eventID: event.id, handledAt: event.timestamp, form: "journal")
+        let encoded = EncodedEvent(event)
+        if let backend {
+            guard backend.ingest.enqueue(encoded) else { return nil }
+            return Receipt(plugin: "dispatcher", eventID: event.id, handledAt: event.timestamp, form: "journal")
+        }
+        guard overflow.hold(encoded) else { return nil }
+        return Receipt(plugin: "dispatcher", eventID: event.id, handledAt: event.timestamp, form: "memory")
     }
 
     /// Makes several events durable under one journal lock.
     public func send(contentsOf events: [TrackedEvent]) -> [Receipt] {
-        let accepted = ingest.enqueue(contentsOf: events.map(EncodedEvent.init))
+        guard let backend else { return events.compactMap { send($0) } }
+        let accepted = backend.ingest.enqueue(contentsOf: events.map(EncodedEvent.init))
         return events.prefix(accepted).map { Receipt(plugin: "dispatcher", eventID: $0.id, handledAt: $0.timestamp, form: "journal") }
     }
 
@@ -118,8 +159,14 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     @discardableResult
     public func flush(timeout: TimeInterval = 60) async -> DeliveryReport {
         let deadline = Date().addingTimeInterval(timeout)
-        _ = await waitUntilPersisted(timeout: timeout)
-        guard let scheduler else { return DeliveryReport() }
+        guard let backend else {
+            var report = DeliveryReport()
+            report.stopReason = .queueError
+            report.lastError = "storage \(storage)"
+            return report
+        }
+        _ = await Self.offload { backend.ingest.waitUntilPersisted(timeout: timeout) }
+        guard let scheduler = backend.scheduler else { return DeliveryReport() }
         let report = await scheduler.flush(deadline: deadline)
         didDeliver(report)
         return report
@@ -130,40 +177,42 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     /// graceful shutdown.
     public func drain(timeout: TimeInterval) async -> DrainResult {
         let deadline = Date().addingTimeInterval(timeout)
-        let persisted = await waitUntilPersisted(timeout: timeout)
+        guard let backend else { return DrainResult(persisted: false, deliveryAttempted: false, timedOut: false, report: nil) }
+        let persisted = await Self.offload { backend.ingest.waitUntilPersisted(timeout: timeout) }
         guard persisted else { return DrainResult(persisted: false, deliveryAttempted: false, timedOut: true, report: nil) }
-        guard let scheduler, Date() < deadline else {
-            return DrainResult(persisted: true, deliveryAttempted: scheduler == nil, timedOut: scheduler != nil, report: nil)
+        guard let scheduler = backend.scheduler else {
+            return DrainResult(persisted: true, deliveryAttempted: true, timedOut: false, report: nil)
         }
+        guard Date() < deadline else { return DrainResult(persisted: true, deliveryAttempted: false, timedOut: true, report: nil) }
         let report = await scheduler.flush(deadline: deadline)
         didDeliver(report)
-        let timedOut = report.stopReason == .deadline
-        return DrainResult(persisted: true, deliveryAttempted: true, timedOut: timedOut, report: report)
+        return DrainResult(persisted: true, deliveryAttempted: true, timedOut: report.stopReason == .deadline, report: report)
     }
 
     /// Stops automatic deliveries (events are still persisted) until ``resume()``.
-    public func pause() { scheduler?.pause() }
+    public func pause() { backend?.scheduler?.pause() }
 
     /// Allows deliveries again and delivers what was asked for meanwhile.
-    public func resume() { scheduler?.resume() }
+    public func resume() { backend?.scheduler?.resume() }
 
     /// Whether deliveries are paused.
-    public var isPaused: Bool { scheduler?.isPaused ?? false }
+    public var isPaused: Bool { backend?.scheduler?.isPaused ?? false }
 
     /// Tells the Dispatcher about a lifecycle or reachability change; it delivers when its
     /// ``BatchDispatchStrategy`` asks for that moment.
     public func handle(_ event: LifecycleEvent) {
+        guard let scheduler = backend?.scheduler else { return }
         let strategy = configuration.strategy
         switch event {
         case .willEnterForeground:
-            if strategy.contains(.willEnterForeground) { scheduler?.request() }
+            if strategy.contains(.willEnterForeground) { scheduler.request() }
         case .didEnterBackground:
-            if strategy.contains(.didEnterBackground) { scheduler?.request() }
+            if strategy.contains(.didEnterBackground) { scheduler.request() }
         case .reachable:
-            scheduler?.setReachable(true)
-            if strategy.contains(.reachabilityPings) { scheduler?.request() }
+            scheduler.setReachable(true)
+            if strategy.contains(.reachabilityPings) { scheduler.request() }
         case .unreachable:
-            scheduler?.setReachable(false)
+            scheduler.setReachable(false)
         }
     }
 
@@ -171,52 +220,55 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
 
     /// Counters since start, with the store's current counts.
     public var counters: DispatcherCounters {
-        let statistics = ingest.statistics
         var counters = lock.withLock { state.counters }
-        counters.sent = statistics.enqueued + statistics.dropped
-        counters.dropped = statistics.dropped
+        counters.buffered = overflow.count
+        counters.dropped = overflow.dropped
+        counters.sent = overflow.count + overflow.dropped
+        guard let backend else { return counters }
+        let statistics = backend.ingest.statistics
+        counters.sent += statistics.enqueued + statistics.dropped
+        counters.dropped += statistics.dropped
         counters.persisted = statistics.persisted
         counters.duplicates = statistics.duplicates
-        counters.store = store.counts()
+        counters.store = backend.store.counts()
         counters.evicted = counters.store.evicted
         return counters
     }
 
     /// Events in the store with their status and this session's journey, for the monitor.
     public func records(_ query: StoreQuery = StoreQuery()) throws -> [MonitorRecord] {
-        try store.query(query).map { MonitorRecord($0, journey: journey.journey(of: $0.event.id)) }
+        guard let store else { return [] }
+        return try store.query(query).map { MonitorRecord($0, journey: journey.journey(of: $0.event.id)) }
     }
 
     /// Deletes the rejected events (they are otherwise kept); returns how many.
     @discardableResult
-    public func deleteRejected() throws -> Int { try store.deleteRejected() }
+    public func deleteRejected() throws -> Int { try store?.deleteRejected() ?? 0 }
 
-    /// Deletes every stored event, the journey and the store's metadata.
+    /// Deletes every stored event, the journey, what waits in memory and the store's metadata.
     public func purge() async throws {
-        _ = await waitUntilPersisted(timeout: 10)
-        try store.purge()
+        _ = overflow.takeAll()
         journey.removeAll()
+        guard let backend else { return }
+        _ = await Self.offload { backend.ingest.waitUntilPersisted(timeout: 10) }
+        try backend.store.purge()
     }
 
     /// Persists what is pending, stops delivery and the writer, and closes the store.
     public func close(timeout: TimeInterval = 10) async {
-        let first = lock.withLock {
+        let (first, backend, timer) = lock.withLock {
             defer { state.closed = true }
-            return !state.closed
+            return (!state.closed, state.backend, state.reopenTimer)
         }
         guard first else { return }
-        await scheduler?.close()
-        let ingest = self.ingest
-        _ = await Self.offload { ingest.close(timeout: timeout) }
-        store.close()
+        timer?.cancel()
+        guard let backend else { return }
+        await backend.scheduler?.close()
+        _ = await Self.offload { backend.ingest.close(timeout: timeout) }
+        backend.store.close()
     }
 
     // MARK: - Callbacks
-
-    private func waitUntilPersisted(timeout: TimeInterval) async -> Bool {
-        let ingest = self.ingest
-        return await Self.offload { ingest.waitUntilPersisted(timeout: timeout) }
-    }
 
     /// Runs blocking work on a thread outside Swift's cooperative pool.
     private static func offload<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
@@ -231,19 +283,20 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         let duplicates = Set(outcome.duplicates)
         journey.record(JourneyStep(kind: .persisted, at: now), for: events.lazy.map(\.id).filter { !duplicates.contains($0) })
         if !outcome.evicted.isEmpty { journey.record(JourneyStep(kind: .evicted, at: now), for: outcome.evicted) }
+        let initialCount = configuration.strategy.contains(.initialEvents) ? configuration.batch.initialEventsCount : 0
         let wantsDelivery = lock.withLock {
             state.counters.flagged += flagged
             state.pendingSinceRequest += events.count
+            // The first `initialEventsCount` events of a run are delivered at once.
+            let initial = state.persistedSoFar < initialCount
+            state.persistedSoFar += events.count
             let full = state.pendingSinceRequest >= configuration.batch.deliverySize
             if full { state.pendingSinceRequest = 0 }
-            return full
+            return full || initial
         }
-        // The first `initialEventsCount` events of a run are delivered at once.
-        let persistedBefore = ingest.statistics.persisted - events.count
-        let initial = configuration.strategy.contains(.initialEvents) && persistedBefore < configuration.batch.initialEventsCount
-        if wantsDelivery || initial { scheduler?.request() }
+        if wantsDelivery { backend?.scheduler?.request() }
         if !outcome.evicted.isEmpty {
-            configuration.onDiagnostic?(DispatcherDiagnostic(area: .storage, message: "evicted \(outcome.evicted.count) oldest pending events to respect the queue bounds"))
+            diagnose(.storage, "evicted \(outcome.evicted.count) oldest pending events to respect the queue bounds")
         }
     }
 
@@ -265,7 +318,7 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
             state.counters.rejected += report.rejected
         }
         if let error = report.lastError, report.retried + report.rejected > 0 || report.stopReason == .queueError {
-            configuration.onDiagnostic?(DispatcherDiagnostic(area: .delivery, message: error))
+            diagnose(.delivery, error)
         }
     }
 }

@@ -18,6 +18,8 @@ public struct DispatcherConfiguration: Sendable {
     public var journeyCapacity: Int
     /// Called for each storage or delivery problem, on a background thread.
     public var onDiagnostic: (@Sendable (DispatcherDiagnostic) -> Void)?
+    /// Seconds between attempts to open a store that could not be opened. Default 5.
+    public var storageRetryInterval: TimeInterval
 
     /// Creates a configuration; every argument but the path has a default.
     public init(
@@ -27,8 +29,10 @@ public struct DispatcherConfiguration: Sendable {
         strategy: BatchDispatchStrategy = [.boot, .willEnterForeground, .didEnterBackground, .reachabilityPings],
         retryPolicy: RetryPolicy = RetryPolicy(),
         journeyCapacity: Int = 10_000,
+        storageRetryInterval: TimeInterval = 5,
         onDiagnostic: (@Sendable (DispatcherDiagnostic) -> Void)? = nil
     ) {
+        self.storageRetryInterval = storageRetryInterval
         self.storePath = storePath
         self.destination = destination
         self.batch = batch
@@ -83,8 +87,12 @@ public struct DrainResult: Sendable, Equatable {
 public struct DispatcherCounters: Sendable, Equatable {
     /// Events handed to ``Dispatcher/send(_:)``.
     public var sent = 0
-    /// Events refused because neither journal nor store could take them.
+    /// Events refused because neither journal nor store nor memory could take them.
     public var dropped = 0
+    /// Events waiting in memory because the store cannot be opened.
+    public var buffered = 0
+    /// Events that waited in memory and were handed to the store once it opened.
+    public var movedFromMemory = 0
     /// Events written to the SQLite store.
     public var persisted = 0
     /// Events acknowledged by the destination.

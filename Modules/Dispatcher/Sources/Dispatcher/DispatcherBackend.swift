@@ -1,0 +1,58 @@
+import Foundation
+
+/// The parts of a Dispatcher that exist once its storage opened: the store, the writer that
+/// fills it and, with a destination, the delivery scheduler.
+struct DispatcherBackend: Sendable {
+    let store: EventStore
+    let ingest: IngestWriter
+    let scheduler: DeliveryScheduler?
+
+    /// Opens the store (a corrupt file is set aside by the store itself), returns in-flight rows
+    /// to pending, replays the journal and starts delivery.
+    static func open(
+        configuration: DispatcherConfiguration,
+        onPersisted: @escaping @Sendable ([EncodedEvent], InsertOutcome) -> Void,
+        onAttempt: @escaping @Sendable (DeliveryAttempt) -> Void,
+        onReport: @escaping @Sendable (DeliveryReport) -> Void
+    ) throws -> DispatcherBackend {
+        let directory = (configuration.storePath as NSString).deletingLastPathComponent
+        if !directory.isEmpty {
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        let batch = configuration.batch
+        let store = try EventStore(
+            path: configuration.storePath,
+            limits: StoreLimits(maxEvents: batch.maxQueueSize, maxBytes: batch.maxQueueBytes))
+        do {
+            _ = try store.releaseAllInFlight()
+            let diagnose = configuration.onDiagnostic
+            let ingest = try IngestWriter(
+                store: store,
+                configuration: IngestConfiguration(journal: journalShape(for: batch)),
+                onPersisted: onPersisted,
+                onError: { error in diagnose?(DispatcherDiagnostic(area: .storage, message: "\(error)")) }
+            )
+            var scheduler: DeliveryScheduler?
+            if let destination = configuration.destination {
+                let worker = DeliveryWorker(
+                    queue: store, destination: destination,
+                    configuration: DeliveryWorkerConfiguration(deliverySize: batch.deliverySize, retryPolicy: configuration.retryPolicy),
+                    observer: onAttempt
+                )
+                scheduler = DeliveryScheduler(worker: worker, flushInterval: batch.flushInterval, onReport: onReport)
+            }
+            return DispatcherBackend(store: store, ingest: ingest, scheduler: scheduler)
+        } catch {
+            store.close()
+            throw error
+        }
+    }
+
+    /// The journal holds what waits for the store: sized for `overflowQueueSize` events of
+    /// about 512 bytes, at least two 4 MiB segments.
+    static func journalShape(for batch: BatchConfig) -> JournalConfiguration {
+        let segmentBytes = 4 << 20
+        let segments = max(2, (batch.overflowQueueSize * 512 + segmentBytes - 1) / segmentBytes + 1)
+        return JournalConfiguration(segmentBytes: segmentBytes, maxSegments: segments)
+    }
+}
