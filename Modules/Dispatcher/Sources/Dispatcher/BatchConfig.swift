@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 
 /// How much the Dispatcher holds and how it batches deliveries.
 ///
@@ -51,21 +52,4 @@ public struct BatchConfig: Sendable, Equatable, Codable {
         }
         if initialEventsCount < 0 { throw ConfigurationError(field: "initialEventsCount", reason: "must not be negative, got \(initialEventsCount)") }
     }
-}
-
-/// An impossible configuration value.
-public struct ConfigurationError: Error, Equatable, CustomStringConvertible {
-    /// The field at fault, for example `deliverySize`.
-    public let field: String
-    /// Why it is refused.
-    public let reason: String
-
-    /// Creates the error.
-    public init(field: String, reason: String) {
-        self.field = field
-        self.reason = reason
-    }
-
-    /// `invalid configuration: deliverySize must be …`.
-    public var description: String { "invalid configuration: \(field) \(reason)" }
 }
