@@ -51,6 +51,17 @@ enum JournalRecord {
         base.storeBytes(of: UInt32(payload).littleEndian, as: UInt32.self)
     }
 
+    /// The frame size of a valid record at `base` (length and checksum checked, nothing decoded),
+    /// or `nil` at a zero, torn or damaged record.
+    static func validFrame(at base: UnsafeRawPointer, available: Int) -> Int? {
+        guard available >= frameHeader + fixedPayload else { return nil }
+        let payload = Int(UInt32(littleEndian: base.loadUnaligned(as: UInt32.self)))
+        guard payload >= fixedPayload, frameHeader + payload <= available else { return nil }
+        let stored = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
+        guard stored == checksum(UnsafeRawBufferPointer(start: base + frameHeader, count: payload)) else { return nil }
+        return frameSize(payload: payload)
+    }
+
     /// Reads the record at `base`, with `available` bytes before the end of valid data.
     /// - Returns: the event and the frame size, or `nil` at a zero, torn or damaged record.
     static func read(at base: UnsafeRawPointer, available: Int) -> (event: EncodedEvent, frame: Int)? {

@@ -95,7 +95,7 @@ final class JournalSegment: @unchecked Sendable {
     /// The offset just past the last readable record.
     private func scanEnd() -> Int {
         var offset = Self.headerSize
-        while let (_, frame) = JournalRecord.read(at: base + offset, available: capacity - offset) {
+        while let frame = JournalRecord.validFrame(at: base + offset, available: capacity - offset) {
             offset += frame
         }
         return offset
