@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 import Testing
 import DataQuality
 

@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 
 /// Everything that configures tracking, as `Codable` values with defaults: the simplest setup
 /// is one line, `TrackingConfiguration(endpoint: url)`, and a JSON file can set everything.
