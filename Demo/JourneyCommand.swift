@@ -1,50 +1,110 @@
+import DataQuality
 import Dispatcher
 import Foundation
 import Onboarding
 import Tracking
 import TrackingTestKit
 
-/// `demo [--store PATH] [--endpoint URL --format F] [--write-key K]`: the scripted journey.
+/// `demo [--store PATH] [--endpoint URL --format F] [--write-key K] [--config FILE] [--quiet]`:
+/// the scripted journey, through the data-quality stages, the console and the Dispatcher.
 enum JourneyCommand {
     static func run(_ arguments: [String]) async throws -> Int32 {
         let options = try CommandLineOptions(
             arguments, valueOptions: ["store", "endpoint", "format", "write-key", "config"], flagOptions: ["quiet"])
         let storePath = options.value("store") ?? ".demo/demo.sqlite"
-        let outbox = ((storePath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("outbox.ndjson")
-        let destination: any Destination
-        if let endpoint = options.value("endpoint") {
-            let format = try options.choice("format", default: "segment", from: DestinationOptions.formats)
-            destination = try DestinationOptions.make(endpoint: endpoint, format: format, writeKey: options.value("write-key"))
-        } else {
-            destination = NDJSONFileDestination(path: outbox)
-        }
+        let folder = (storePath as NSString).deletingLastPathComponent
+        let configuration = try loadConfiguration(options, outbox: ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent("outbox.ndjson"))
+        let destination = try DestinationOptions.make(
+            endpoint: configuration.endpoint.isFileURL ? configuration.endpoint.path : configuration.endpoint.absoluteString,
+            format: configuration.format.rawValue, writeKey: configuration.writeKey, appID: configuration.appID)
 
         let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
             storePath: storePath, destination: destination,
-            batch: BatchConfig(deliverySize: 10, flushInterval: 0),
+            batch: BatchConfig(
+                maxQueueSize: configuration.batch.maxQueueSize, maxQueueBytes: configuration.batch.maxQueueBytes,
+                overflowQueueSize: configuration.batch.overflowQueueSize, deliverySize: configuration.batch.deliverySize,
+                flushInterval: 0),
+            retryPolicy: RetryPolicy(maxAttempts: configuration.batch.maxAttempts, maxAge: configuration.batch.maxAge),
             onDiagnostic: { printError("diagnostic: \($0)") }))
+        guard let store = dispatcher.store else { throw DemoError("the store at \(storePath) cannot be opened: \(dispatcher.storage)") }
+
+        // Identifiers, session and privacy state live in the store's metadata: one file to purge.
+        let identityStore = ClosureIdentityStore(
+            get: { try? store.metadata($0) },
+            set: { try store.setMetadata($0, $1) },
+            remove: { try store.setMetadata($0, nil) })
+        let contract = try configuration.contractPath.map { try DataContract.load(from: URL(fileURLWithPath: $0)) } ?? DemoContract.load()
+        let quality = try DataQualityStack(configuration: configuration, store: identityStore, contract: contract)
+        let privacyToken = quality.privacy.observe { change in ConsentBridge.apply(change, to: dispatcher) }
+        defer { quality.privacy.removeObserver(privacyToken) }
+
         let recorder = RecordingPlugin(name: "summary")
         var plugins: [any EventReporterPlugin] = [dispatcher, recorder]
         if !options.has("quiet") { plugins.insert(ConsoleReporter.standardOutput(), at: 0) }
-        let reporter = EventReporter<OnboardingAnalytics>(plugins: plugins)
+        let reporter = EventReporter<OnboardingAnalytics>(plugins: plugins, processors: quality.processors)
 
-        say("▶ journey: onboarding → wishlist → basket")
-        ScriptedJourney(base: reporter).run()
+        say("▶ journey: onboarding → wishlist → basket  (store \(storePath), delivering to \(destination))")
+        ScriptedJourney(
+            base: reporter,
+            onConsents: { choices in
+                quality.privacy.setConsent(choices.marketing ? .granted : .denied, for: Promotion.category)
+            },
+            onLogin: { quality.identity.logIn(userID: $0) },
+            onLogout: { quality.identity.logOut() }
+        ).run()
         let drained = await dispatcher.drain(timeout: 30)
         let counters = dispatcher.counters
         await dispatcher.close()
 
         let events = recorder.events
         let byCategory = Dictionary(grouping: events, by: \.category).map { "\($0.key) \($0.value.count)" }.sorted()
+        let flagged = events.filter { !$0.flags.isEmpty }
         say("")
         say("summary")
         say("  events sent      \(events.count) (\(byCategory.joined(separator: ", ")))")
-        say("  flagged          \(events.filter { !$0.flags.isEmpty }.count)")
+        say("  flagged          \(flagged.count): \(Set(flagged.flatMap { $0.flags.map(\.code) }).sorted().joined(separator: ", "))")
         say("  persisted        \(counters.persisted)")
         say("  delivered        \(counters.delivered) to \(destination)")
         say("  store now        \(counters.store)")
+        say("  user             \(quality.identity.userID ?? "logged out"), installation \(quality.identity.installationID.uuidString.lowercased())")
+        say("  consent          \(quality.privacy.consentDecisions.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", "))")
         say("  drain            \(drained.timedOut ? "timed out" : "completed")")
-        say("  inspect with     swift run demo monitor --store \(storePath)")
+        say("  inspect with     swift run demo monitor --store \(storePath) --status all --format json")
         return drained.persisted ? 0 : 1
     }
+
+    /// The configuration from `--config FILE`, or the demo's defaults with `--endpoint`,
+    /// `--format` and `--write-key` applied.
+    private static func loadConfiguration(_ options: CommandLineOptions, outbox: String) throws -> TrackingConfiguration {
+        var configuration: TrackingConfiguration
+        if let path = options.value("config") {
+            configuration = try TrackingConfiguration.load(from: URL(fileURLWithPath: path))
+        } else {
+            configuration = TrackingConfiguration(endpoint: URL(fileURLWithPath: outbox))
+            configuration.format = .ndjson
+            configuration.appID = "demo"
+            configuration.batch.deliverySize = 10
+            configuration.consentCategories = [Promotion.category]
+        }
+        if let endpoint = options.value("endpoint") {
+            let format = try options.choice("format", default: "segment", from: DestinationOptions.formats)
+            configuration.format = TrackingConfiguration.Format(rawValue: format) ?? .segment
+            if format == "ndjson", !endpoint.contains("://") {
+                configuration.endpoint = URL(fileURLWithPath: endpoint)
+            } else if let url = URL(string: endpoint) {
+                configuration.endpoint = url
+            } else {
+                throw UsageError("--endpoint '\(endpoint)' is not a URL")
+            }
+        }
+        if let key = options.value("write-key") { configuration.writeKey = key }
+        try configuration.validate()
+        return configuration
+    }
+}
+
+/// A failure of the demo itself, with a clear message.
+struct DemoError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

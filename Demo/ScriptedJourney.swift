@@ -21,8 +21,10 @@ struct ScriptedJourney {
     @discardableResult
     func run() -> Int {
         var steps = 0
-        // Onboarding: register, decline marketing, log in.
+        // Onboarding: register, decline marketing (the held promotion is deleted), log in.
         let onboarding = OnboardingFlow(reporter: base, onConsentsSubmitted: onConsents)
+        // A promotion banner is seen before consent is known: the event is held.
+        base.reporter(for: Promotion.self).send(name: .banner, action: .view, userData: ["campaign": "welcome-10"])
         onboarding.startRegistration()
         onboarding.enter(.email)
         onboarding.enter(.password)
@@ -34,7 +36,7 @@ struct ScriptedJourney {
         onboarding.enter(.email)
         onboarding.submitLogin(succeeded: true)
         onLogin("user-42")
-        steps += 10
+        steps += 11
 
         // Wishlist: look at the list, tidy it, move one item to the basket, leave for the basket.
         let wishlist = WishlistPage(reporter: base.reporter(for: WishlistAnalytics.self), itemIDs: ["sku-1", "sku-2", "sku-3"])
@@ -52,11 +54,12 @@ struct ScriptedJourney {
         basket.increment()
         basket.increment()          // at 3: sends nothing
         basket.decrement()
-        basket.selectPayment(.mastercard)
+        basket.selectPayment(.mastercard)   // Mastercard breaks the contract on purpose: flagged.
+        basket.selectPayment(.mastercard)   // A double tap: flagged as a duplicate, still delivered.
         basket.openCheckout()
         basket.purchase()
         onLogout()
-        steps += 8
+        steps += 9
         return steps
     }
 }
