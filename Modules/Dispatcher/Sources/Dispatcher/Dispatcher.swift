@@ -183,8 +183,12 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         guard let scheduler = backend.scheduler else {
             return DrainResult(persisted: true, deliveryAttempted: true, timedOut: false, report: nil)
         }
-        guard Date() < deadline else { return DrainResult(persisted: true, deliveryAttempted: false, timedOut: true, report: nil) }
-        let report = await scheduler.flush(deadline: deadline)
+        let remaining = deadline.timeIntervalSinceNow
+        guard remaining > 0 else { return DrainResult(persisted: true, deliveryAttempted: false, timedOut: true, report: nil) }
+        // A request in flight may outlast the deadline: stop waiting for it then.
+        guard let report = await withTimeout(remaining, { await scheduler.flush(deadline: deadline) }) else {
+            return DrainResult(persisted: true, deliveryAttempted: false, timedOut: true, report: nil)
+        }
         didDeliver(report)
         return DrainResult(persisted: true, deliveryAttempted: true, timedOut: report.stopReason == .deadline, report: report)
     }
