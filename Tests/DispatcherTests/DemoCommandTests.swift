@@ -1,0 +1,86 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The `demo` program as a user runs it: real child processes, real files.
+@Suite("demo command line", .serialized)
+struct DemoCommandTests {
+    @Test("The journey prints events from all three features, flags, a summary, and exits 0")
+    func journeyRuns() throws {
+        let directory = try TemporaryDirectory(prefix: "demo-journey")
+        defer { directory.remove() }
+        let store = directory.file("demo.sqlite").path
+        let demo = try DemoProcess(["--store", store])
+        #expect(demo.wait(timeout: 60) == 0, "demo failed: \(demo.standardError)")
+        let output = demo.outputLines.joined(separator: "\n")
+        for category in ["[Onboarding]", "[Wishlist]", "[Cart]"] {
+            #expect(output.contains(category), "no \(category) event printed")
+        }
+        #expect(output.contains("value_not_allowed"), "the contract violation is shown")
+        #expect(output.contains("duplicate("), "the double tap is flagged")
+        #expect(output.contains("summary"))
+        let outbox = directory.file("outbox.ndjson")
+        let lines = try String(contentsOf: outbox, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count >= 20, "the NDJSON outbox holds the delivered events (\(lines.count))")
+    }
+
+    @Test("monitor --format json lists delivered events with flags, context and userData")
+    func monitorJSON() throws {
+        let directory = try TemporaryDirectory(prefix: "demo-monitor")
+        defer { directory.remove() }
+        let store = directory.file("demo.sqlite").path
+        let journey = try DemoProcess(["--store", store, "--quiet"])
+        #expect(journey.wait(timeout: 60) == 0, "demo failed: \(journey.standardError)")
+        let monitor = try DemoProcess(["monitor", "--store", store, "--format", "json", "--status", "all"])
+        #expect(monitor.wait(timeout: 30) == 0, "monitor failed: \(monitor.standardError)")
+        let data = Data(monitor.outputLines.joined(separator: "\n").utf8)
+        let records = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        #expect(records.count >= 20)
+        for key in ["id", "category", "name", "action", "status", "attempts", "createdAt", "flags", "context", "userData"] {
+            #expect(records.allSatisfy { $0[key] != nil }, "every record has \(key)")
+        }
+        #expect(records.contains { ($0["flags"] as? [String])?.contains { $0.hasPrefix("value_not_allowed") } == true })
+        #expect(records.contains { ($0["context"] as? [String: Any])?["session"] != nil || ($0["context"] as? [String: Any])?["sessionId"] != nil })
+    }
+
+    @Test("--help lists the subcommands; an unknown option fails with one line on standard error")
+    func usage() throws {
+        let help = try DemoProcess(["--help"])
+        #expect(help.wait(timeout: 30) == 0)
+        let text = help.outputLines.joined(separator: "\n")
+        for word in ["generate", "monitor", "flush", "reconcile", "bench"] { #expect(text.contains(word)) }
+
+        let wrong = try DemoProcess(["--no-such-option"])
+        let status = wrong.wait(timeout: 30)
+        #expect(status == 2)
+        let errorLines = wrong.standardError.split(separator: "\n")
+        #expect(errorLines.count == 1 && errorLines[0].contains("--no-such-option"), "got: \(wrong.standardError)")
+    }
+
+    @Test("flush exits 0 when nothing is pending and 1 when its time runs out")
+    func flushExitStatus() throws {
+        let directory = try TemporaryDirectory(prefix: "demo-flush")
+        defer { directory.remove() }
+        let store = directory.file("store.sqlite").path
+        let generate = try DemoProcess(["generate", "--count", "300", "--store", store])
+        #expect(generate.wait(timeout: 60) == 0, "generate failed: \(generate.standardError)")
+
+        let stalling = try LoopbackHTTPServer(defaultAction: .stall(seconds: 10))
+        defer { stalling.stop() }
+        let late = try DemoProcess(["flush", "--store", store, "--endpoint", stalling.baseURL.absoluteString,
+                                    "--format", "segment", "--write-key", "k", "--timeout", "2"])
+        #expect(late.wait(timeout: 30) == 1)
+        #expect(late.standardError.contains("timed out"), "got: \(late.standardError)")
+        #expect(!late.standardError.contains("--write-key k") && !(late.outputLines.joined().contains(" k ")))
+
+        let outbox = directory.file("out.ndjson").path
+        let flush = try DemoProcess(["flush", "--store", store, "--endpoint", outbox, "--format", "ndjson", "--timeout", "30"])
+        #expect(flush.wait(timeout: 60) == 0, "flush failed: \(flush.standardError)")
+        let lines = try String(contentsOfFile: outbox, encoding: .utf8).split(separator: "\n")
+        #expect(Set(lines.compactMap { line -> String? in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
+        }).count == 300)
+        let again = try DemoProcess(["flush", "--store", store, "--endpoint", outbox, "--format", "ndjson"])
+        #expect(again.wait(timeout: 30) == 0, "nothing pending: exit 0")
+    }
+}
