@@ -11,18 +11,29 @@ import Foundation
 ///
 /// One consumer (the ``IngestWriter``) reads records in order with ``read(from:maxRecords:)``,
 /// waits for new ones with ``waitForRecords(after:timeout:)`` and deletes consumed segments with
-/// ``discard(before:)``. On open, segments left by an earlier run are kept, sealed, readable up
+/// ``discard(before:)``.
+///
+/// Appends rarely wake the consumer (group commit): an idle consumer is woken by the first record,
+/// then lingers for ``lingerInterval`` so that the records arriving meanwhile are committed
+/// together; during the linger an append wakes it only when ``wakeThreshold`` records are waiting
+/// or more than half of the segments are in use. ``wakeConsumer()`` ends a linger at once. On open, segments left by an earlier run are kept, sealed, readable up
 /// to their first zero or torn record, and new appends go to a fresh segment.
 public final class EventJournal: @unchecked Sendable {
-    // Safe: `segments`, `spare`, `preparing`, `appended`, `consumerWaiting`, `wakeRequested` and `isClosed`, and
-    // the writable region of the active segment, are only touched while holding `condition`.
+    // Safe: `segments`, `spare`, `preparing`, `appended`, `consumer`, `lingerBase`, `producerWakeUps`,
+    // `wakeRequested` and `isClosed`, and the writable region of the active segment, are only
+    // touched while holding `condition`.
     private let condition = NSCondition()
     private var segments: [JournalSegment] = []
     private var spare: JournalSegment?
     private var preparing: UInt64?
     private var nextNumber: UInt64
     private var appended = 0
-    private var consumerWaiting = false
+    private var consumer = ConsumerState.running
+    /// `appended` when the consumer started its current wait: what it has not consumed is counted from here.
+    private var lingerBase = 0
+    /// How many times an append woke the consumer (tests and diagnostics).
+    var producerWakeUps: Int { condition.withLock { wakeUpCount } }
+    private var wakeUpCount = 0
     private var wakeRequested = false
     private var isClosed = false
 
@@ -32,6 +43,20 @@ public final class EventJournal: @unchecked Sendable {
     public let configuration: JournalConfiguration
     /// Segments that an earlier run left behind, found when opening.
     public let leftoverSegments: Int
+    /// How long the consumer, woken by a first record, waits for more before taking them.
+    public let lingerInterval: TimeInterval
+    /// How many waiting records make an append wake a lingering consumer at once.
+    public static let wakeThreshold = 256
+
+    /// What the consumer is doing, as far as appends are concerned.
+    private enum ConsumerState {
+        /// Not waiting: appends need not wake it.
+        case running
+        /// Waiting with nothing to read: the next append wakes it.
+        case sleeping
+        /// Waiting for more records to gather: appends wake it only when many are waiting.
+        case lingering
+    }
 
     /// Opens (creating if needed, mode 0700) a journal folder and keeps its leftover segments.
     /// - Parameters:
@@ -39,10 +64,13 @@ public final class EventJournal: @unchecked Sendable {
     ///   - configuration: segment size and count bound.
     ///   - minimumSegment: new segments are numbered above this (the store's last known position),
     ///     so a number is never reused even when every file was deleted.
+    ///   - lingerInterval: how long a woken consumer waits for more records. Defaults to 2 ms.
     /// - Throws: ``StoreError`` when the folder cannot be created, ``JournalError`` when it cannot be read.
-    public init(directory: String, configuration: JournalConfiguration = JournalConfiguration(), minimumSegment: UInt64 = 0) throws {
+    public init(directory: String, configuration: JournalConfiguration = JournalConfiguration(), minimumSegment: UInt64 = 0,
+                lingerInterval: TimeInterval = 0.002) throws {
         self.directory = directory
         self.configuration = configuration
+        self.lingerInterval = max(0, lingerInterval)
         try FileProtection.createDirectory(atPath: directory)
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
@@ -74,7 +102,7 @@ public final class EventJournal: @unchecked Sendable {
         JournalRecord.write(event, payload: payload, to: segment.base + segment.end)
         segment.end += frame
         appended += 1
-        if consumerWaiting { condition.broadcast() }
+        wakeConsumerIfDueLocked()
         return JournalPosition(segment: segment.number, offset: segment.end)
     }
 
@@ -85,7 +113,7 @@ public final class EventJournal: @unchecked Sendable {
     public func append(contentsOf events: [EncodedEvent]) -> (written: Int, error: JournalError?) {
         condition.lock()
         defer {
-            if consumerWaiting { condition.broadcast() }
+            wakeConsumerIfDueLocked()
             condition.unlock()
         }
         var written = 0
@@ -100,6 +128,23 @@ public final class EventJournal: @unchecked Sendable {
             written += 1
         }
         return (written, nil)
+    }
+
+    /// Wakes the consumer when it sleeps with nothing to read, or lingers while many records wait.
+    private func wakeConsumerIfDueLocked() {
+        switch consumer {
+        case .running: return
+        case .sleeping: break
+        case .lingering: guard manyWaitingLocked() else { return }
+        }
+        consumer = .running
+        wakeUpCount += 1
+        condition.broadcast()
+    }
+
+    /// Whether enough records wait for the consumer to take them now rather than after its linger.
+    private func manyWaitingLocked() -> Bool {
+        appended - lingerBase >= Self.wakeThreshold || segments.count * 2 > configuration.maxSegments
     }
 
     /// The segment to write a `frame`-byte record into, rotating when the active one is full.
@@ -183,20 +228,30 @@ public final class EventJournal: @unchecked Sendable {
         return Batch(events: events, next: cursor, skippedDamage: damaged)
     }
 
-    /// Waits until records exist after `position`, the timeout passes, or ``wakeConsumer()`` is called.
+    /// Waits until records exist after `position` and have had ``lingerInterval`` to gather (or
+    /// ``wakeThreshold`` of them are waiting), the timeout passes, or ``wakeConsumer()`` is called.
     /// - Returns: whether records are available.
     @discardableResult
     public func waitForRecords(after position: JournalPosition, timeout: TimeInterval) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
-        defer { condition.unlock() }
-        while !hasRecordsLocked(after: position), !wakeRequested, !isClosed {
-            consumerWaiting = true
-            let signalled = condition.wait(until: deadline)
-            consumerWaiting = false
-            if !signalled { break }
+        defer {
+            consumer = .running
+            wakeRequested = false
+            condition.unlock()
         }
-        wakeRequested = false
+        lingerBase = appended
+        // Asleep until the first record: the append that writes it wakes the consumer.
+        while !hasRecordsLocked(after: position), !wakeRequested, !isClosed {
+            consumer = .sleeping
+            if !condition.wait(until: deadline) { break }
+        }
+        // Then linger, so that one group commit takes the records arriving meanwhile.
+        let lingerEnd = min(deadline, Date(timeIntervalSinceNow: lingerInterval))
+        while hasRecordsLocked(after: position), !wakeRequested, !isClosed, !manyWaitingLocked() {
+            consumer = .lingering
+            if !condition.wait(until: lingerEnd) { break }
+        }
         return hasRecordsLocked(after: position)
     }
 

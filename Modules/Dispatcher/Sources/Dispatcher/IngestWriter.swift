@@ -112,6 +112,7 @@ public final class IngestWriter: @unchecked Sendable {
     /// - Returns: `true` when it is, `false` when `timeout` seconds passed first.
     public func waitUntilPersisted(timeout: TimeInterval) -> Bool {
         let target = journal.endPosition
+        if hasNotCommitted(target) { journal.wakeConsumer() } // no linger: someone is waiting
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
         defer { condition.unlock() }
@@ -119,6 +120,10 @@ public final class IngestWriter: @unchecked Sendable {
             if !condition.wait(until: deadline) { return committed >= target }
         }
         return true
+    }
+
+    private func hasNotCommitted(_ target: JournalPosition) -> Bool {
+        condition.withLock { committed < target }
     }
 
     /// Counters since start.
