@@ -1,0 +1,95 @@
+import Dispatcher
+import Foundation
+import Testing
+import TestSupport
+import Tracking
+
+/// Eight threads sending through one reporter into one Dispatcher while another task flushes,
+/// pauses, resumes and backgrounds it. Run under `swift test --sanitize=thread` too.
+@Suite("Reliability: Concurrency", .serialized)
+struct ConcurrencyTests {
+    static let threads = 8
+    static let perThread = 2_000
+
+    @Test("8 × 2,000 events sent during flushes, pauses, resumes and backgrounding: every id arrives, none dropped")
+    func sendersAndControlsTogether() async throws {
+        let directory = try TemporaryDirectory(prefix: "reliability-concurrency")
+        defer { directory.remove() }
+        let server = try LoopbackHTTPServer(lifetime: 90)
+        defer { server.stop() }
+        let destination = try SegmentDestination(endpoint: server.baseURL, writeKey: "reliability-key",
+                                                 transport: URLSessionTransport(requestTimeout: 10))
+        let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
+            storePath: directory.file("store.sqlite").path, destination: destination,
+            batch: BatchConfig(deliverySize: 250, flushInterval: 0.05),
+            retryPolicy: RetryPolicy(baseDelay: 0.05, maxDelay: 0.5)))
+        let reporter = EventReporter<Probe>(plugins: [dispatcher])
+
+        let sendersDone = StopFlag()
+        // One task flushes again and again; another pauses, backgrounds and resumes meanwhile.
+        let flusher = Task {
+            var flushes = 0
+            let giveUp = Date().addingTimeInterval(30)
+            while !sendersDone.isRaised, Date() < giveUp, flushes < 10_000 {
+                _ = await dispatcher.flush(timeout: 0.25)
+                flushes += 1
+                try? await Task.sleep(nanoseconds: 2_000_000)
+            }
+            return flushes
+        }
+        let toggler = Task {
+            var toggles = 0
+            let giveUp = Date().addingTimeInterval(30)
+            while !sendersDone.isRaised, Date() < giveUp, toggles < 100_000 {
+                switch toggles % 3 {
+                case 0: dispatcher.pause()
+                case 1: dispatcher.handle(.didEnterBackground)
+                default: dispatcher.resume()
+                }
+                toggles += 1
+                try? await Task.sleep(nanoseconds: 500_000)
+            }
+            dispatcher.resume()
+            return toggles
+        }
+        let perThread = Self.perThread
+        let sentByThread = await SenderThreads.run(Self.threads) { thread in
+            var ids: [UUID] = []
+            ids.reserveCapacity(perThread)
+            for index in 0..<perThread {
+                let receipts = reporter.send(name: .view, action: .open, userData: [
+                    "thread": .int(thread), "index": .int(index), "screen": "home", "ratio": .double(Double(index) / 7),
+                ])
+                ids.append(contentsOf: receipts.map(\.eventID))
+            }
+            return ids
+        }
+        sendersDone.raise()
+        let flushes = await flusher.value
+        let toggles = await toggler.value
+        #expect(flushes > 1 && toggles > 3, "the controls did not run during the sends: \(flushes) flushes, \(toggles) toggles")
+        #expect(!dispatcher.isPaused)
+
+        let drained = await dispatcher.drain(timeout: 20)
+        #expect(drained.persisted)
+        let settled = await dispatcher.flushUntilSettled(timeout: 30)
+        #expect(settled, "still pending: \(dispatcher.counters.store)")
+        let counters = dispatcher.counters
+        await dispatcher.close()
+
+        let sent = sentByThread.flatMap { $0 }
+        let total = Self.threads * Self.perThread
+        #expect(sent.count == total, "\(total - sent.count) sends returned no receipt")
+        #expect(Set(sent).count == total, "ids repeat")
+        #expect(counters.sent == total && counters.dropped == 0, "\(counters)")
+        #expect(counters.delivered == total && counters.rejected == 0, "\(counters)")
+
+        let requests = try SegmentCapture.ids(server)
+        let arrived = Set(requests.filter(\.acknowledged).flatMap(\.messages))
+        let expected = Set(sent.map { $0.uuidString.lowercased() })
+        #expect(arrived.count == total, "\(arrived.count) distinct ids arrived, expected \(total)")
+        #expect(arrived == expected, "\(expected.subtracting(arrived).count) missing, \(arrived.subtracting(expected).count) unknown")
+        #expect(server.maxConcurrentRequests == 1, "more than one request in flight")
+        print("concurrency: \(total) events from \(Self.threads) threads, \(flushes) flushes and \(toggles) pause/background/resume calls during the sends, \(requests.count) requests")
+    }
+}

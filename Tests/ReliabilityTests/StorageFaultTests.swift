@@ -1,0 +1,195 @@
+import Dispatcher
+import Foundation
+import Testing
+import TestSupport
+import Tracking
+
+/// Storage that is damaged or cannot be written: the Dispatcher never crashes, says what is
+/// wrong, keeps events in memory within bounds, and recovers by itself.
+@Suite("Reliability: StorageFault", .serialized)
+struct StorageFaultTests {
+    private static func sendProbes(_ count: Int, through dispatcher: Dispatcher, from start: Int = 0) -> [Receipt?] {
+        (start..<start + count).map { index in
+            dispatcher.send(TrackedEvent(category: Probe.category, name: "view", action: "open", userData: ["index": .int(index)]))
+        }
+    }
+
+    /// The files in `directory` whose name starts with `prefix`.
+    private static func files(in directory: TemporaryDirectory, startingWith prefix: String) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasPrefix(prefix) }.sorted()
+    }
+
+    /// A damaged store file is renamed aside (kept, unchanged) and a fresh store takes events.
+    private func expectSetAside(damaged contents: [UInt8], label: String) async throws {
+        let directory = try TemporaryDirectory(prefix: "reliability-\(label)")
+        defer { directory.remove() }
+        let storePath = directory.file("store.sqlite").path
+        try Data(contents).write(to: URL(fileURLWithPath: storePath))
+        let log = DiagnosticLog()
+        let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
+            storePath: storePath, storageRetryInterval: 0.2, onDiagnostic: log.handler))
+        #expect(dispatcher.storage == .available, "\(label): \(dispatcher.storage)")
+        let store = try #require(dispatcher.store)
+        let aside = try #require(store.recoveredFrom, "\(label): the damaged file was not set aside")
+        #expect(aside.hasPrefix(storePath + ".corrupt-"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: aside)) == Data(contents), "\(label): the set-aside file changed")
+        #expect(try Self.files(in: directory, startingWith: "store.sqlite.corrupt-").contains((aside as NSString).lastPathComponent))
+        #expect(log.contains("set aside"), "\(label): no diagnostic, got \(log.messages)")
+
+        let receipts = Self.sendProbes(40, through: dispatcher)
+        #expect(receipts.allSatisfy { $0?.form == "journal" })
+        let drained = await dispatcher.drain(timeout: 10)
+        #expect(drained.persisted)
+        #expect(Set(try dispatcher.storedIDs()) == Set(receipts.compactMap { $0?.eventID }))
+        await dispatcher.close()
+    }
+
+    @Test("A file of random bytes is set aside and a fresh store works")
+    func randomBytes() async throws {
+        var random = SeededGenerator(seed: 0x5EED_0001)
+        try await expectSetAside(damaged: random.bytes(64 * 1024), label: "random-bytes")
+    }
+
+    @Test("A text file that is not a database is set aside and a fresh store works")
+    func notADatabase() async throws {
+        let text = String(repeating: "This is a shopping list, not a database. Milk, eggs, bread.\n", count: 200)
+        try await expectSetAside(damaged: Array(text.utf8), label: "text-file")
+    }
+
+    @Test("A real store whose schema pages are overwritten with random bytes is set aside")
+    func scrambledStore() async throws {
+        let source = try TemporaryDirectory(prefix: "reliability-scrambled-source")
+        defer { source.remove() }
+        let storePath = source.file("store.sqlite").path
+        let writer = try Dispatcher(configuration: DispatcherConfiguration(storePath: storePath))
+        _ = Self.sendProbes(200, through: writer)
+        _ = await writer.drain(timeout: 10)
+        await writer.close()
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: storePath)))
+        try #require(bytes.count > 4096)
+        // Keep the 100-byte header (so it still looks like SQLite), scramble the rest of page 1
+        // (the schema) and page 2.
+        var random = SeededGenerator(seed: 0x5EED_0002)
+        for index in 100..<min(bytes.count, 8192) { bytes[index] = UInt8.random(in: 0...255, using: &random) }
+        try await expectSetAside(damaged: bytes, label: "scrambled")
+    }
+
+    @Test("A truncated WAL: the store reopens, keeps a consistent prefix of what was written, and takes new events")
+    func truncatedWriteAheadLog() async throws {
+        let directory = try TemporaryDirectory(prefix: "reliability-wal")
+        defer { directory.remove() }
+        let storePath = directory.file("store.sqlite").path
+        let writer = try Dispatcher(configuration: DispatcherConfiguration(storePath: storePath))
+        let sent = Set(Self.sendProbes(300, through: writer).compactMap { $0?.eventID })
+        #expect(sent.count == 300)
+        #expect(await writer.drain(timeout: 10).persisted)
+
+        // Copy the files of the still-open store, as a crash would leave them, then cut the WAL.
+        var random = SeededGenerator(seed: 0x5EED_0003)
+        let walBytes = (try? Data(contentsOf: URL(fileURLWithPath: storePath + "-wal")).count) ?? 0
+        #expect(walBytes > 0, "the store left no WAL to cut")
+        var cuts = [0, 32, 4096 + 24 + 17]
+        if walBytes > 64 { cuts.append(Int.random(in: 33..<walBytes, using: &random)) }
+        for cut in cuts {
+            let copy = try TemporaryDirectory(prefix: "reliability-wal-copy")
+            defer { copy.remove() }
+            let copyPath = copy.file("store.sqlite").path
+            try FileManager.default.copyItem(atPath: storePath, toPath: copyPath)
+            if walBytes > 0 {
+                try FileManager.default.copyItem(atPath: storePath + "-wal", toPath: copyPath + "-wal")
+                let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: copyPath + "-wal"))
+                try handle.truncate(atOffset: UInt64(min(cut, walBytes)))
+                try handle.close()
+            }
+            try expectConsistentReopen(copyPath, sent: sent, label: "WAL cut at \(cut) of \(walBytes) bytes")
+            let reopened = try Dispatcher(configuration: DispatcherConfiguration(storePath: copyPath))
+            #expect(reopened.storage == .available)
+            let before = try reopened.storedIDs().count
+            let more = Self.sendProbes(25, through: reopened, from: 1_000).compactMap { $0?.eventID }
+            #expect(await reopened.drain(timeout: 10).persisted)
+            let after = try reopened.storedIDs()
+            #expect(after.count == before + 25 && Set(more).isSubset(of: Set(after)), "WAL cut at \(cut): new events not stored")
+            await reopened.close()
+        }
+        await writer.close()
+
+        // After a clean close, cutting whatever WAL remains does not hurt either.
+        if FileManager.default.fileExists(atPath: storePath + "-wal") {
+            let size = try Data(contentsOf: URL(fileURLWithPath: storePath + "-wal")).count
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: storePath + "-wal"))
+            try handle.truncate(atOffset: UInt64(size / 2))
+            try handle.close()
+        }
+        try expectConsistentReopen(storePath, sent: sent, label: "after a clean close")
+        let closedCleanly = try Dispatcher(configuration: DispatcherConfiguration(storePath: storePath))
+        #expect(Set(try closedCleanly.storedIDs()) == sent, "a cleanly closed store lost events")
+        await closedCleanly.close()
+    }
+
+    /// Opens the store at `path` directly: it must open, and hold only events that were sent.
+    private func expectConsistentReopen(_ path: String, sent: Set<UUID>, label: String) throws {
+        let store = try EventStore(path: path)
+        defer { store.close() }
+        let rows = try store.query(StoreQuery(limit: 10_000))
+        #expect(Set(rows.map(\.event.id)).isSubset(of: sent), "\(label): unknown rows")
+        #expect(rows.count == Set(rows.map(\.event.id)).count, "\(label): duplicate rows")
+        #expect(store.counts().pending == rows.count, "\(label): counters \(store.counts()) but \(rows.count) rows")
+        #expect(rows.allSatisfy { (try? $0.event.decoded()) != nil }, "\(label): a row does not decode")
+    }
+
+    @Test("An unusable folder: reported, events wait in memory up to the bound, then move to the store once it clears")
+    func unusableFolderRecovers() async throws {
+        let directory = try TemporaryDirectory(prefix: "reliability-blocked")
+        defer { directory.remove() }
+        // A regular file where the store's folder should be: nothing can be created under it
+        // (chmod would not stop root, this does).
+        let blocker = directory.file("blocker")
+        try Data("not a folder".utf8).write(to: blocker)
+        let storePath = blocker.appendingPathComponent("store.sqlite").path
+        let log = DiagnosticLog()
+        let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
+            storePath: storePath, batch: BatchConfig(overflowQueueSize: 100), storageRetryInterval: 0.2,
+            onDiagnostic: log.handler))
+
+        guard case .unavailable(let reason) = dispatcher.storage else {
+            Issue.record("storage should be unavailable, is \(dispatcher.storage)")
+            return
+        }
+        #expect(reason.contains(blocker.path) && reason.contains("not a folder"), "unclear reason: \(reason)")
+        #expect(log.contains("cannot be opened"), "no diagnostic: \(log.messages)")
+        #expect(dispatcher.store == nil)
+
+        let receipts = Self.sendProbes(150, through: dispatcher)
+        #expect(receipts.prefix(100).allSatisfy { $0?.form == "memory" })
+        #expect(receipts.suffix(50).allSatisfy { $0 == nil })
+        var counters = dispatcher.counters
+        #expect(counters.buffered == 100 && counters.dropped == 50 && counters.sent == 150, "\(counters)")
+        let flushed = await dispatcher.flush(timeout: 1)
+        #expect(flushed.stopReason == .queueError)
+
+        // Still blocked after a few retry intervals: nothing changes, nothing crashes.
+        try await Task.sleep(nanoseconds: 500_000_000)
+        #expect(dispatcher.storage != .available)
+        #expect(dispatcher.counters.buffered == 100)
+
+        // Clear the fault: the Dispatcher recovers by itself.
+        try FileManager.default.removeItem(at: blocker)
+        try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: false)
+        let deadline = Date().addingTimeInterval(10)
+        while dispatcher.storage != .available, Date() < deadline { try await Task.sleep(nanoseconds: 50_000_000) }
+        #expect(dispatcher.storage == .available)
+        #expect(await dispatcher.drain(timeout: 10).persisted)
+        counters = dispatcher.counters
+        #expect(counters.buffered == 0 && counters.movedFromMemory == 100 && counters.dropped == 50, "\(counters)")
+        let expected = receipts.prefix(100).compactMap { $0?.eventID }
+        #expect(try dispatcher.storedIDs() == expected, "the buffered events are not in the store, in order")
+        #expect(log.contains("available again"), "no recovery diagnostic: \(log.messages)")
+
+        // And it works normally afterwards.
+        let later = Self.sendProbes(10, through: dispatcher, from: 500)
+        #expect(later.allSatisfy { $0?.form == "journal" })
+        #expect(await dispatcher.drain(timeout: 10).persisted)
+        #expect(try dispatcher.storedIDs().count == 110)
+        await dispatcher.close()
+    }
+}
