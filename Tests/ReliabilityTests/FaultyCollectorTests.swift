@@ -42,8 +42,9 @@ struct FaultyCollectorTests {
         #expect(counters.delivered == 300)
 
         let requests = try SegmentCapture.requests(server)
-        #expect(requests.contains { $0.status == 429 } && requests.contains { $0.status == nil },
-                "the script was not played: \(requests.map(\.status))")
+        let actions = server.requests.map(\.action)
+        #expect(requests.contains { $0.status == 429 } && requests.contains { $0.status == 413 } && actions.contains(.drop)
+                    && actions.contains(.stall(seconds: 3)), "the script was not played: \(requests.map(\.status))")
         // Every id reached the collector and was acknowledged exactly once.
         var acknowledged: [String: Int] = [:]
         for request in requests where request.acknowledged {
@@ -64,6 +65,22 @@ struct FaultyCollectorTests {
             seen[message.messageId] = message
             #expect(message.properties["index"] == sent[message.messageId].map { .int($0) })
         }
+        // Retry-After was honoured: an event answered 429 was not tried again for a second, and
+        // every event's journey ends delivered.
+        let journeys = dispatcher.journey.all()
+        var waits: [TimeInterval] = []
+        for steps in journeys.values {
+            let attempts = steps.filter { $0.kind == .attempt }
+            for (index, step) in attempts.enumerated() where (step.detail ?? "").contains("HTTP 429") && index + 1 < attempts.count {
+                waits.append(attempts[index + 1].at.timeIntervalSince(step.at))
+            }
+        }
+        #expect(!waits.isEmpty && waits.allSatisfy { $0 >= 0.95 }, "waits after 429: \(waits.prefix(5))")
+        let undelivered = sent.keys.filter { key in
+            guard let id = UUID(uuidString: key) else { return true }
+            return journeys[id]?.last?.kind != .delivered
+        }
+        #expect(undelivered.isEmpty, "\(undelivered.count) journeys do not end delivered")
         // A 413 split its batch: the next request carried at most half of it.
         let tooLarge = requests.enumerated().filter { $0.element.status == 413 && $0.element.messages.count > 1 }
         #expect(!tooLarge.isEmpty, "no batch of several events met a 413")

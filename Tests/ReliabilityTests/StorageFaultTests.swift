@@ -74,6 +74,59 @@ struct StorageFaultTests {
         try await expectSetAside(damaged: bytes, label: "scrambled")
     }
 
+    @Test("Damage found while running (scrambled data pages): the store is set aside, a fresh one takes over, new events are delivered")
+    func damageFoundWhileRunning() async throws {
+        let directory = try TemporaryDirectory(prefix: "reliability-damage-later")
+        defer { directory.remove() }
+        let storePath = directory.file("store.sqlite").path
+        let writer = try Dispatcher(configuration: DispatcherConfiguration(storePath: storePath))
+        let old = Set((0..<3_000).compactMap { index in
+            writer.send(TrackedEvent(category: Probe.category, name: "view", action: "open",
+                                     userData: ["index": .int(index), "padding": .string(String(repeating: "x", count: 200))]))?.eventID
+        })
+        #expect(await writer.drain(timeout: 10).persisted)
+        await writer.close()
+
+        // Keep the first pages (header, schema, counters), scramble the second half of the file,
+        // where the newest rows' pages are: damage SQLite only meets when it reads them.
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: storePath)))
+        let pageSize = max(512, Int(bytes[16]) << 8 | Int(bytes[17]))
+        try #require(bytes.count >= 8 * pageSize, "store too small: \(bytes.count) bytes")
+        var random = SeededGenerator(seed: 0x5EED_0004)
+        for index in (bytes.count / 2 / pageSize * pageSize)..<bytes.count { bytes[index] = UInt8.random(in: 0...255, using: &random) }
+        try Data(bytes).write(to: URL(fileURLWithPath: storePath))
+        try? FileManager.default.removeItem(atPath: storePath + "-wal")
+        try? FileManager.default.removeItem(atPath: storePath + "-shm")
+
+        let outbox = directory.file("outbox.ndjson")
+        let log = DiagnosticLog()
+        let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
+            storePath: storePath, destination: NDJSONFileDestination(fileURL: outbox),
+            batch: BatchConfig(deliverySize: 500, flushInterval: 0), storageRetryInterval: 0.2, onDiagnostic: log.handler))
+        let fresh = Self.sendProbes(50, through: dispatcher, from: 10_000).compactMap { $0?.eventID }
+        #expect(fresh.count == 50)
+        let settled = await dispatcher.flushUntilSettled(timeout: 15)
+        #expect(settled, "not settled: \(dispatcher.counters.store), diagnostics \(log.messages.suffix(3))")
+        #expect(dispatcher.storage == .available)
+        let store = try #require(dispatcher.store)
+        let aside = try #require(store.recoveredFrom, "the damage was never found: \(log.messages)")
+        #expect(FileManager.default.fileExists(atPath: aside))
+        #expect(log.contains("corrupt") || log.contains("set aside"), "no diagnostic: \(log.messages)")
+
+        // Every new event was delivered; old ones delivered before the damage was found are
+        // genuine; nothing was written twice.
+        let lines = try String(contentsOf: outbox, encoding: .utf8).split(separator: "\n")
+        let delivered = try lines.map { line -> UUID in
+            guard case .object(let members) = try JSONValueParser.parse(Array(line.utf8)),
+                  let id = members["id"]?.stringValue.flatMap(UUID.init(uuidString:)) else { throw SegmentCapture.Malformed(description: String(line.prefix(200))) }
+            return id
+        }
+        #expect(Set(fresh).isSubset(of: Set(delivered)), "\(Set(fresh).subtracting(delivered).count) new events were not delivered")
+        #expect(Set(delivered).isSubset(of: old.union(fresh)), "an unknown event was delivered")
+        #expect(delivered.count == Set(delivered).count, "an event was delivered twice")
+        await dispatcher.close()
+    }
+
     @Test("A truncated WAL: the store reopens, keeps a consistent prefix of what was written, and takes new events")
     func truncatedWriteAheadLog() async throws {
         let directory = try TemporaryDirectory(prefix: "reliability-wal")
