@@ -25,30 +25,45 @@ enum JournalRecord {
     static func frameSize(payload: Int) -> Int { (frameHeader + payload + 7) & ~7 }
 
     /// Writes the record for `event` (whose payload is `payload` bytes) at `base`.
+    ///
+    /// Straight-line code with no capturing closures: this runs on the sender's thread, and a
+    /// closure capturing mutable locals costs a dynamic exclusivity check per call.
     static func write(_ event: EncodedEvent, payload: Int, to base: UnsafeMutableRawPointer) {
         let body = base + frameHeader
         body.storeBytes(of: event.id.uuid, as: uuid_t.self)
         body.storeBytes(of: event.timestampMilliseconds.littleEndian, toByteOffset: 16, as: Int64.self)
         var cursor = body + fixedPayload
-        var lengthSlot = 24
-        func put(_ bytes: UnsafeRawBufferPointer) {
-            body.storeBytes(of: UInt32(bytes.count).littleEndian, toByteOffset: lengthSlot, as: UInt32.self)
-            lengthSlot += 4
-            if let source = bytes.baseAddress, bytes.count > 0 { cursor.copyMemory(from: source, byteCount: bytes.count) }
-            cursor += bytes.count
-        }
         var text = event.category
-        text.withUTF8 { put(UnsafeRawBufferPointer($0)) }
+        cursor = copy(text: &text, into: cursor, length: body + 24)
         text = event.name
-        text.withUTF8 { put(UnsafeRawBufferPointer($0)) }
+        cursor = copy(text: &text, into: cursor, length: body + 28)
         text = event.action
-        text.withUTF8 { put(UnsafeRawBufferPointer($0)) }
-        event.userDataJSON.withUnsafeBytes { put($0) }
-        event.contextJSON.withUnsafeBytes { put($0) }
-        event.flagsJSON.withUnsafeBytes { put($0) }
+        cursor = copy(text: &text, into: cursor, length: body + 32)
+        cursor = copy(bytes: event.userDataJSON, into: cursor, length: body + 36)
+        cursor = copy(bytes: event.contextJSON, into: cursor, length: body + 40)
+        _ = copy(bytes: event.flagsJSON, into: cursor, length: body + 44)
         let checksum = Self.checksum(UnsafeRawBufferPointer(start: body, count: payload))
         base.storeBytes(of: checksum.littleEndian, toByteOffset: 4, as: UInt32.self)
         base.storeBytes(of: UInt32(payload).littleEndian, as: UInt32.self)
+    }
+
+    /// Copies a string's UTF-8 bytes to `cursor`, writes their count at `length`, returns the end.
+    @inline(__always)
+    private static func copy(text: inout String, into cursor: UnsafeMutableRawPointer, length: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+        text.withUTF8 { copy(UnsafeRawBufferPointer($0), into: cursor, length: length) }
+    }
+
+    /// Copies bytes to `cursor`, writes their count at `length`, returns the end.
+    @inline(__always)
+    private static func copy(bytes: [UInt8], into cursor: UnsafeMutableRawPointer, length: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+        bytes.withUnsafeBytes { copy($0, into: cursor, length: length) }
+    }
+
+    @inline(__always)
+    private static func copy(_ source: UnsafeRawBufferPointer, into cursor: UnsafeMutableRawPointer, length: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+        length.storeBytes(of: UInt32(source.count).littleEndian, as: UInt32.self)
+        if let start = source.baseAddress, source.count > 0 { cursor.copyMemory(from: start, byteCount: source.count) }
+        return cursor + source.count
     }
 
     /// The frame size of a valid record at `base` (length and checksum checked, nothing decoded),

@@ -59,6 +59,7 @@ final class JournalSegment: @unchecked Sendable {
         do {
             try allocate(descriptor, capacity: capacity, path: path)
             let base = try map(descriptor, capacity: capacity, path: path)
+            dirtyPages(base, capacity: capacity)
             base.storeBytes(of: magic.littleEndian, as: UInt64.self)
             base.storeBytes(of: number.littleEndian, toByteOffset: 8, as: UInt64.self)
             FileProtection.protect(path)
@@ -118,9 +119,27 @@ final class JournalSegment: @unchecked Sendable {
     }
 
     private static func map(_ descriptor: Int32, capacity: Int, path: String) throws(JournalError) -> UnsafeMutableRawPointer {
-        let address = mmap(nil, capacity, PROT_READ | PROT_WRITE, MAP_SHARED, descriptor, 0)
+        #if os(Linux)
+        // Fault the (already cached) pages in now, on the thread preparing the segment.
+        let flags = MAP_SHARED | MAP_POPULATE
+        #else
+        let flags = MAP_SHARED
+        #endif
+        let address = mmap(nil, capacity, PROT_READ | PROT_WRITE, flags, descriptor, 0)
         guard let address, address != MAP_FAILED else { throw .io(path: path, operation: "mmap", errno: errno) }
         return address
+    }
+
+    /// Dirties every page of a NEW, all-zero segment on the thread preparing it: the first store
+    /// into a clean shared page costs a write-protection fault, which the sender should not pay.
+    /// Never called on a segment that holds records.
+    private static func dirtyPages(_ base: UnsafeMutableRawPointer, capacity: Int) {
+        let pageSize = max(4096, Int(sysconf(Int32(_SC_PAGESIZE))))
+        var offset = 0
+        while offset < capacity {
+            base.storeBytes(of: 0, toByteOffset: offset, as: UInt8.self)
+            offset += pageSize
+        }
     }
 
     /// Reads the records between `offset` and `limit`, at most `maxRecords`.
