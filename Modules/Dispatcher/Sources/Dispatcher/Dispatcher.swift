@@ -305,8 +305,10 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     }
 
     private func didAttempt(_ attempt: DeliveryAttempt) {
-        for entry in attempt.events {
-            journey.record(JourneyStep(kind: .attempt, at: attempt.at, attempt: entry.number, detail: attempt.decision.summary(statusCode: attempt.statusCode)), for: [entry.id])
+        let summary = attempt.decision.summary(statusCode: attempt.statusCode)
+        // One journal entry per attempt number (a batch usually shares one), not per event.
+        for (number, entries) in Dictionary(grouping: attempt.events, by: \.number) {
+            journey.record(JourneyStep(kind: .attempt, at: attempt.at, attempt: number, detail: summary), for: entries.map(\.id))
         }
         switch attempt.decision {
         case .acknowledge: journey.record(JourneyStep(kind: .delivered, at: attempt.at), for: attempt.ids)
