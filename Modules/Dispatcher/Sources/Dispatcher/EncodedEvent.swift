@@ -28,7 +28,7 @@ public struct EncodedEvent: Sendable, Equatable {
     /// written in the dictionary's order, and empty context and flags share one constant.
     public init(_ event: TrackedEvent) {
         id = event.id
-        timestampMilliseconds = Int64((event.timestamp.timeIntervalSince1970 * 1000).rounded())
+        timestampMilliseconds = JSONText.milliseconds(event.timestamp)
         category = event.category
         name = event.name
         action = event.action

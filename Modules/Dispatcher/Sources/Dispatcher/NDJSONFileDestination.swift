@@ -57,7 +57,7 @@ public struct NDJSONFileDestination: Destination, CustomStringConvertible {
             writer.raw("{\"id\":")
             writer.uuid(event.id)
             writer.raw(",\"timestamp\":")
-            writer.isoTimestamp(milliseconds: event.timestampMilliseconds)
+            writer.timestamp(milliseconds: event.timestampMilliseconds)
             writer.raw(",\"category\":")
             writer.string(event.category)
             writer.raw(",\"name\":")

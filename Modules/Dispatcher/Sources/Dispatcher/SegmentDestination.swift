@@ -102,7 +102,7 @@ public struct SegmentDestination: Destination, CustomStringConvertible, CustomDe
         }
         guard count > 0 else { return (nil, rejected) }
         body.raw("],\"sentAt\":")
-        body.isoTimestamp(sentAt)
+        body.date(sentAt)
         body.raw("}")
         let request = HTTPRequest(
             method: "POST", url: batchURL,
@@ -127,7 +127,7 @@ public struct SegmentDestination: Destination, CustomStringConvertible, CustomDe
         writer.raw(",\"messageId\":")
         writer.uuid(event.id)
         writer.raw(",\"timestamp\":")
-        writer.isoTimestamp(milliseconds: event.timestampMilliseconds)
+        writer.timestamp(milliseconds: event.timestampMilliseconds)
         writer.raw(",\"anonymousId\":")
         if let anonymous = context.rawValue(named: Keys.anonymousID) ?? context.rawValue(named: Keys.installationID),
            anonymous.first == UInt8(ascii: "\"") {

@@ -107,8 +107,57 @@ public struct JSONWriter: Sendable {
     /// Appends `null`.
     public mutating func null() { raw("null") }
 
-    /// Appends a date as an ISO-8601 string with milliseconds, in UTC.
-    public mutating func date(_ value: Date) { string(JSONText.iso8601(value)) }
+    /// Appends a date as a quoted ISO-8601 string with milliseconds, in UTC.
+    public mutating func date(_ value: Date) { timestamp(milliseconds: JSONText.milliseconds(value)) }
+
+    /// Appends a time in milliseconds since 1970 as a quoted ISO-8601 UTC string with
+    /// milliseconds, `"2026-11-21T10:00:00.123Z"`, without allocating.
+    public mutating func timestamp(milliseconds: Int64) {
+        bytes.append(UInt8(ascii: "\""))
+        iso8601Digits(milliseconds: milliseconds)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Civil date and time from days since 1970 (Howard Hinnant's algorithm), pure arithmetic.
+    private mutating func iso8601Digits(milliseconds: Int64) {
+        var days = milliseconds >= 0 ? milliseconds / 86_400_000 : (milliseconds - 86_399_999) / 86_400_000
+        let millisOfDay = milliseconds - days * 86_400_000
+        days += 719_468
+        let era = (days >= 0 ? days : days - 146_096) / 146_097
+        let dayOfEra = days - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthPrime = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthPrime + 2) / 5 + 1
+        let month = monthPrime < 10 ? monthPrime + 3 : monthPrime - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        if year < 0 { bytes.append(UInt8(ascii: "-")) }
+        padded(year.magnitude, width: 4)
+        bytes.append(UInt8(ascii: "-"))
+        padded(UInt64(month), width: 2)
+        bytes.append(UInt8(ascii: "-"))
+        padded(UInt64(day), width: 2)
+        bytes.append(UInt8(ascii: "T"))
+        padded(UInt64(millisOfDay / 3_600_000), width: 2)
+        bytes.append(UInt8(ascii: ":"))
+        padded(UInt64(millisOfDay / 60_000 % 60), width: 2)
+        bytes.append(UInt8(ascii: ":"))
+        padded(UInt64(millisOfDay / 1000 % 60), width: 2)
+        bytes.append(UInt8(ascii: "."))
+        padded(UInt64(millisOfDay % 1000), width: 3)
+        bytes.append(UInt8(ascii: "Z"))
+    }
+
+    /// Appends `value` in decimal with at least `width` digits.
+    private mutating func padded(_ value: UInt64, width: Int) {
+        var divisor: UInt64 = 1
+        for _ in 1..<width { divisor *= 10 }
+        while divisor > 1, value / divisor == 0 {
+            bytes.append(UInt8(ascii: "0"))
+            divisor /= 10
+        }
+        int(value)
+    }
 
     /// Appends a ``UserDataValue``.
     public mutating func value(_ value: UserDataValue) {
@@ -176,27 +225,13 @@ public enum JSONText {
     ///
     /// Pure arithmetic (no formatter, no locale), so it is fast and thread-safe.
     public static func iso8601(_ date: Date) -> String {
-        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        var days = totalMilliseconds >= 0 ? totalMilliseconds / 86_400_000 : (totalMilliseconds - 86_399_999) / 86_400_000
-        let millisOfDay = totalMilliseconds - days * 86_400_000
-        // Civil-from-days (Howard Hinnant's algorithm).
-        days += 719_468
-        let era = (days >= 0 ? days : days - 146_096) / 146_097
-        let dayOfEra = days - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthPrime = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthPrime + 2) / 5 + 1
-        let month = monthPrime < 10 ? monthPrime + 3 : monthPrime - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        let hour = millisOfDay / 3_600_000
-        let minute = millisOfDay / 60_000 % 60
-        let second = millisOfDay / 1000 % 60
-        let millisecond = millisOfDay % 1000
-        func pad(_ value: Int64, _ width: Int) -> String {
-            let text = String(value)
-            return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
-        }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(millisecond, 3))Z"
+        var writer = JSONWriter(capacity: 26)
+        writer.timestamp(milliseconds: milliseconds(date))
+        return String(decoding: writer.bytes.dropFirst().dropLast(), as: UTF8.self)
+    }
+
+    /// A date in whole milliseconds since 1970, rounded to the nearest.
+    public static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
     }
 }
