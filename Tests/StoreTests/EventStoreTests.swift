@@ -31,8 +31,12 @@ import Tracking
         let counts = store.counts()
         #expect(counts.pending == 2 && counts.inFlight == 0 && counts.rejected == 1 && counts.total == 3)
 
-        let all = try store.query(StoreQuery())
+        let everything = try store.query(StoreQuery())
+        let all = everything.filter { $0.status != .delivered }
         #expect(all.map(\.event.id) == [events[0].id, events[1].id, events[4].id])
+        // The delivered history follows the stored events.
+        #expect(everything.suffix(2).map(\.event.id) == [events[2].id, events[3].id])
+        #expect(try store.query(StoreQuery(status: .delivered)).map(\.event.id) == [events[2].id, events[3].id])
         let retried = try #require(all.first)
         #expect(retried.attempts == 1 && retried.lastError == "HTTP 503" && retried.status == .pending)
         #expect(abs((retried.nextAttemptAt?.timeIntervalSince(now) ?? 0) - 60) < 0.01)
@@ -65,7 +69,8 @@ import Tracking
         #expect(store.counts().total == 1)
         try store.acknowledge([event.id])
         #expect(store.counts().total == 0 && store.counts().bytes == 0)
-        #expect(try store.query(StoreQuery()).isEmpty)
+        #expect(try store.query(StoreQuery()).map(\.status) == [.delivered])
+        #expect(try store.query(StoreQuery(status: .pending)).isEmpty)
     }
 
     @Test func claimPagesByLimitBytesAndAge() throws {
@@ -180,8 +185,9 @@ import Tracking
         let counts = store.counts()
         #expect(counts.pending == 3 && counts.rejected == 2 && counts.inFlight == 0)
         #expect(counts.bytes == [0, 1, 2, 4, 5].map { events[$0].approximateSize }.reduce(0, +))
-        let rows = try store.query(StoreQuery())
+        let rows = try store.query(StoreQuery()).filter { $0.status != .delivered }
         #expect(rows.map(\.event.id) == [0, 1, 2, 4, 5].map { events[$0].id })
+        #expect(try store.query(StoreQuery(status: .delivered)).map(\.event.id) == [events[3].id])
         #expect(rows[1].status == .rejected && rows[1].lastError == "expired" && rows[1].attempts == 1)
         #expect(rows[3].attempts == 0)
         try store.acknowledge([events[1].id]) // a rejected row can still be removed on purpose

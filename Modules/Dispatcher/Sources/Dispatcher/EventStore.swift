@@ -1,11 +1,19 @@
 import Foundation
 
 /// The Dispatcher's persistent queue: one SQLite file (WAL, `synchronous = NORMAL`, mode 0600)
-/// holding pending, in-flight and rejected events, plus a small key/value `meta` table.
+/// holding pending, in-flight, rejected and held events, plus a small key/value `meta` table
+/// and a bounded history of delivered events for the monitor.
 ///
-/// - Events leave only through ``acknowledge(_:)`` (delivered), ``deleteRejected()`` or ``purge()``,
-///   or, when the ``StoreLimits`` are exceeded, by eviction of the oldest *pending* events, which
-///   is counted in ``StoreCounts/evicted`` and reported by ``insert(_:settingMetadata:now:)``.
+/// - Events leave only through ``acknowledge(_:)`` (delivered), ``deleteRejected()``,
+///   ``deleteHeld(category:)`` or ``purge()``, or, when the ``StoreLimits`` are exceeded, by
+///   eviction of the oldest *pending* events, which is counted in ``StoreCounts/evicted`` and
+///   reported by ``insert(_:settingMetadata:now:)``.
+/// - An acknowledged event is copied, in the same transaction, into the delivered history, which
+///   keeps the most recent ``StoreLimits/deliveredHistory`` of them (see ``query(_:)``).
+/// - An event flagged `awaiting_consent` is stored as ``EventStatus/held``: never claimed, never
+///   evicted, until ``releaseHeld(category:)`` or ``deleteHeld(category:)``.
+/// - ``init(path:limits:readOnly:)`` with `readOnly` inspects a store another process is using
+///   without writing anything.
 /// - Opening is fast whatever the backlog: counts are kept in the file, in-flight rows from a
 ///   crashed run are found through the `seq` range recorded when they were claimed.
 /// - Duplicate ids are ignored when they arrive within the last 32,768–65,536 ids inserted by
@@ -39,18 +47,28 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     public let path: String
     /// The bounds enforced on insert.
     public let limits: StoreLimits
+    /// Whether the store was opened for reading only: every write throws ``StoreError/readOnly(path:cause:)``.
+    public let isReadOnly: Bool
 
     /// Opens the store at `path`, creating it (and its folder) when missing, and returns any
     /// events left in flight by an earlier run to pending.
+    ///
+    /// With `readOnly`, the store is opened `SQLITE_OPEN_READONLY` to inspect a file that a live
+    /// process may be using (the monitor): nothing is created, upgraded, released or set aside,
+    /// ``counts()`` is re-read from the file on each call, and every write throws.
     /// - Parameters:
     ///   - path: the SQLite file.
     ///   - limits: the bounds enforced on insert.
+    ///   - readOnly: open for reading only. Defaults to `false`.
     /// - Throws: ``StoreError`` when the file cannot be created or opened (read-only or missing
     ///   folder, full disk). A corrupt file does not throw: it is set aside, see ``recoveredFrom``.
-    public init(path: String, limits: StoreLimits = StoreLimits()) throws {
+    ///   With `readOnly`, a missing file throws ``StoreError/cannotOpen(path:reason:errno:)``, and
+    ///   a damaged one ``StoreError/corrupt(path:setAsidePath:cause:)``.
+    public init(path: String, limits: StoreLimits = StoreLimits(), readOnly: Bool = false) throws {
         self.path = path
         self.limits = limits
-        try lock.withLock { try openLocked() }
+        self.isReadOnly = readOnly
+        try lock.withLock { try readOnly ? openForReadingLocked() : openLocked() }
     }
 
     deinit { database?.close() }
@@ -83,6 +101,34 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
         }
     }
 
+    /// Opens the file read-only and reads the counters; writes nothing.
+    private func openForReadingLocked() throws {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw StoreError.cannotOpen(path: path, reason: "no store file to read", errno: ENOENT)
+        }
+        do {
+            let database = try SQLiteDatabase(path: path, flags: [.readOnly, .noMutex])
+            self.database = database
+            guard try database.scalarInt("PRAGMA user_version") == EventStoreSchema.version else {
+                let version = try database.scalarInt("PRAGMA user_version") ?? 0
+                database.close()
+                self.database = nil
+                throw StoreError.cannotOpen(
+                    path: path, reason: "not an event store of version \(EventStoreSchema.version) (found \(version))", errno: nil)
+            }
+            counters = try readCounters(database)
+        } catch let error as SQLiteError {
+            database?.close()
+            database = nil
+            throw StoreError.from(error, path: path)
+        }
+    }
+
+    /// The error every write to a store opened for reading throws.
+    private var readOnlyError: StoreError {
+        .readOnly(path: path, cause: SQLiteError(extendedCode: SQLiteError.readOnly, message: "store opened for reading only"))
+    }
+
     /// Opens the file, sets WAL (checked) and the schema, reads the counters and releases in-flight rows.
     private func openFile() throws {
         try FileProtection.createFile(atPath: path)
@@ -90,8 +136,16 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
         self.database = database
         try database.enableWriteAheadLog()
         try database.execute("PRAGMA temp_store = MEMORY")
+        // Some builds (Debian's) default to full secure delete, which writes every freed page to
+        // the log: deleted rows are overwritten when it costs no extra I/O; purge() vacuums.
+        try database.execute("PRAGMA secure_delete = FAST")
         if try database.scalarInt("PRAGMA user_version") != EventStoreSchema.version {
-            try database.transaction { try database.execute(EventStoreSchema.create) }
+            try database.transaction {
+                try database.execute(EventStoreSchema.create)
+                if try database.scalarInt(EventStoreSchema.hasHeldCounter) == 0 {
+                    try database.execute(EventStoreSchema.addHeldCounter)
+                }
+            }
         }
         counters = try readCounters(database)
         pendingFloor = 0
@@ -106,7 +160,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
         let statement = try database.cached(EventStoreSchema.readCounters)
         guard try statement.step() else { return StoreCounts() }
         let counts = StoreCounts(pending: statement.int(0), inFlight: statement.int(1), rejected: statement.int(2),
-                                 bytes: statement.int(3), evicted: statement.int(4))
+                                 bytes: statement.int(3), evicted: statement.int(4), held: statement.int(5))
         statement.reset()
         return counts
     }
@@ -118,6 +172,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
         try statement.bind(counts.rejected, at: 3)
         try statement.bind(counts.bytes, at: 4)
         try statement.bind(counts.evicted, at: 5)
+        try statement.bind(counts.held, at: 6)
         try statement.step()
     }
 
@@ -127,11 +182,13 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
         try lock.withLock {
             if database == nil {
                 if closedByUser { throw StoreError.closed(path: path) }
-                try openLocked()
+                try isReadOnly ? openForReadingLocked() : openLocked()
             }
             guard let database else { throw StoreError.closed(path: path) }
             do {
                 return try body(database)
+            } catch let error as SQLiteError where error.isCorruption && isReadOnly {
+                throw StoreError.corrupt(path: path, setAsidePath: nil, cause: error)
             } catch let error as SQLiteError where error.isCorruption {
                 let aside = FileProtection.setAside(path)
                 database.close()
@@ -149,7 +206,8 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     /// Runs `body` in a transaction on a copy of the counters, which are written in the same
     /// transaction and kept only when it commits.
     private func write<Result>(_ body: (SQLiteDatabase, inout StoreCounts) throws -> Result) throws -> Result {
-        try withDatabase { database in
+        guard !isReadOnly else { throw readOnlyError }
+        return try withDatabase { database in
             var next = counters
             let result = try database.transaction {
                 let result = try body(database, &next)
@@ -198,10 +256,12 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
                 try statement.bind(bytes: event.flagsJSON, at: 8)
                 try statement.bind(createdAt, at: 9)
                 try statement.bind(size, at: 10)
+                let held = ConsentHold.isHeld(event.flagsJSON)
+                try statement.bind(held ? EventStoreSchema.held : EventStoreSchema.pending, at: 11)
                 try statement.step()
                 if database.changes == 1 {
                     outcome.inserted += 1
-                    counts.pending += 1
+                    if held { counts.held += 1 } else { counts.pending += 1 }
                     counts.bytes += size
                     if firstSequence == nil { firstSequence = database.lastInsertRowID }
                 } else {
@@ -321,9 +381,20 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
         return (found, others)
     }
 
-    /// Deletes acknowledged events, in one transaction. Unknown ids are ignored.
+    /// Deletes acknowledged events, in one transaction, copying them into the delivered history
+    /// (``StoreLimits/deliveredHistory``) in that same transaction. Unknown ids are ignored.
     public func acknowledge(_ ids: [UUID]) throws {
+        try acknowledge(ids, deliveredAt: Date())
+    }
+
+    /// Deletes acknowledged events like ``acknowledge(_:)``, recording `deliveredAt` in the history.
+    /// - Parameters:
+    ///   - ids: the acknowledged events.
+    ///   - deliveredAt: the delivery time recorded in the history.
+    public func acknowledge(_ ids: [UUID], deliveredAt: Date) throws {
         guard !ids.isEmpty else { return }
+        let keep = limits.deliveredHistory
+        let deliveredAt = Self.milliseconds(deliveredAt)
         try write { database, counts in
             let (claimed, others) = partition(ids)
             func settle(_ statement: SQLiteStatement) throws {
@@ -332,12 +403,42 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
                     switch statement.int64(0) {
                     case EventStoreSchema.inFlight: counts.inFlight -= 1
                     case EventStoreSchema.rejected: counts.rejected -= 1
+                    case EventStoreSchema.held: counts.held -= 1
                     default: counts.pending -= 1
                     }
                 }
             }
+            var newestDelivered: Int64?
+            let wholeRange = wholeInFlightRange(claimed)
+            if let range = wholeRange {
+                // The common case, a whole batch: two range statements instead of two per row.
+                if keep > 0 {
+                    let copy = try database.cached(EventStoreSchema.copyDeliveredRange)
+                    try copy.bind(deliveredAt, at: 1)
+                    try copy.bind(range.lowerBound, at: 2)
+                    try copy.bind(range.upperBound, at: 3)
+                    try copy.step()
+                    if database.changes > 0 { newestDelivered = database.lastInsertRowID }
+                }
+                let delete = try database.cached(EventStoreSchema.acknowledgeRange)
+                try delete.bind(range.lowerBound, at: 1)
+                try delete.bind(range.upperBound, at: 2)
+                while try delete.step() {
+                    counts.inFlight -= 1
+                    counts.bytes -= delete.int(0)
+                }
+                delete.reset()
+            }
+            let copy = keep > 0 ? try database.cached(EventStoreSchema.copyDelivered) : nil
             let delete = try database.cached(EventStoreSchema.acknowledge)
-            for row in claimed {
+            for row in wholeRange == nil ? claimed : [] {
+                if let copy {
+                    copy.rewind()
+                    try copy.bind(deliveredAt, at: 1)
+                    try copy.bind(row.sequence, at: 2)
+                    try copy.step()
+                    if database.changes == 1 { newestDelivered = database.lastInsertRowID }
+                }
                 delete.rewind()
                 try delete.bind(row.sequence, at: 1)
                 try delete.step()
@@ -347,12 +448,37 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
                 }
             }
             if !others.isEmpty {
-                let scan = try database.prepare(
-                    "DELETE FROM events WHERE id IN (\(EventStoreSchema.literals(others))) RETURNING status, size")
+                let list = EventStoreSchema.literals(others)
+                if keep > 0 {
+                    let copyByID = try database.prepare(EventStoreSchema.copyDeliveredByID + " (\(list))")
+                    try copyByID.bind(deliveredAt, at: 1)
+                    try copyByID.step()
+                    if database.changes > 0 { newestDelivered = database.lastInsertRowID }
+                }
+                let scan = try database.prepare("DELETE FROM events WHERE id IN (\(list)) RETURNING status, size")
                 try settle(scan)
             }
+            if let newestDelivered { try trimDeliveredHistory(database, newest: newestDelivered, keeping: keep) }
         }
         lock.withLock { for id in ids { inFlight[id] = nil } }
+    }
+
+    /// The `seq` range of `rows` when they are exactly the rows in flight through this store
+    /// within it (so statements over the range touch no other in-flight row); `nil` otherwise.
+    private func wholeInFlightRange(_ rows: [(sequence: Int64, size: Int)]) -> ClosedRange<Int64>? {
+        guard rows.count > 1, let low = rows.map(\.sequence).min(), let high = rows.map(\.sequence).max() else { return nil }
+        guard Set(rows.map(\.sequence)).count == rows.count else { return nil }
+        let inRange = inFlight.values.reduce(0) { $0 + ((low...high).contains($1.sequence) ? 1 : 0) }
+        return inRange == rows.count ? low...high : nil
+    }
+
+    /// Deletes the delivered history's oldest rows beyond the most recent `keep` (`newest` is the
+    /// last `dseq` written; the history is numbered without gaps in delivery order).
+    private func trimDeliveredHistory(_ database: SQLiteDatabase, newest: Int64, keeping keep: Int) throws {
+        guard newest > Int64(keep) else { return }
+        let trim = try database.cached(EventStoreSchema.trimDelivered)
+        try trim.bind(newest - Int64(keep), at: 1)
+        try trim.step()
     }
 
     /// Returns in-flight events to pending with one more attempt, `error` kept, due again at
@@ -435,7 +561,8 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     /// - Returns: how many were released.
     @discardableResult
     public func releaseAllInFlight() throws -> Int {
-        try withDatabase { database in try releaseAllInFlightLocked(database) }
+        guard !isReadOnly else { throw readOnlyError }
+        return try withDatabase { database in try releaseAllInFlightLocked(database) }
     }
 
     @discardableResult
@@ -469,16 +596,39 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
 
     // MARK: Reading and housekeeping
 
-    /// What the store holds, without scanning it.
-    public func counts() -> StoreCounts { lock.withLock { counters } }
+    /// What the store holds, without scanning it (re-read from the file when opened for reading,
+    /// as another process may be changing it).
+    public func counts() -> StoreCounts {
+        lock.withLock {
+            if isReadOnly, let database, let fresh = try? readCounters(database) { counters = fresh }
+            return counters
+        }
+    }
 
     /// Events matching `query`, in its order, one page.
+    ///
+    /// ``EventStatus/delivered`` reads the delivered history. With no status, the page runs over
+    /// the events the store holds first, then over the delivered history, each part in the
+    /// requested order (the store's part is counted from the counters, so paging stays cheap).
     public func query(_ query: StoreQuery) throws -> [StoredEvent] {
-        var conditions = ""
-        if let status = query.status {
-            guard let code = EventStoreSchema.code(status) else { return [] }
-            conditions = "WHERE status = \(code)"
-        }
+        guard query.limit > 0 else { return [] }
+        if query.status == .delivered { return try page(query, table: .delivered, limit: query.limit, offset: query.offset) }
+        let held = try page(query, table: .events, limit: query.limit, offset: query.offset)
+        guard query.status == nil, held.count < query.limit else { return held }
+        let heldTotal = counts().total
+        let history = try page(query, table: .delivered, limit: query.limit - held.count,
+                               offset: max(0, query.offset - heldTotal))
+        return held + history
+    }
+
+    /// The tables ``query(_:)`` reads.
+    private enum Table {
+        case events
+        case delivered
+    }
+
+    /// One page of one table, filtered by the query's status when it reads `events`.
+    private func page(_ query: StoreQuery, table: Table, limit: Int, offset: Int) throws -> [StoredEvent] {
         let column = switch query.sort {
         case .createdAt: "seq" // rows are numbered in the order they were persisted
         case .category: "category"
@@ -488,17 +638,80 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
         }
         let direction = query.ascending ? "ASC" : "DESC"
         let order = column == "seq" ? "seq \(direction)" : "\(column) \(direction), seq \(direction)"
-        let sql = "SELECT \(EventStoreSchema.columns) FROM events \(conditions) ORDER BY \(order) LIMIT ? OFFSET ?"
+        let sql = switch table {
+        case .events:
+            "SELECT \(EventStoreSchema.columns) FROM events \(query.status.map { "WHERE status = \(EventStoreSchema.code($0))" } ?? "") "
+                + "ORDER BY \(order) LIMIT ? OFFSET ?"
+        case .delivered:
+            "SELECT \(EventStoreSchema.deliveredColumns) FROM delivered ORDER BY \(order) LIMIT ? OFFSET ?"
+        }
         return try withDatabase { database in
             let select = try database.cached(sql)
-            try select.bind(query.limit, at: 1)
-            try select.bind(query.offset, at: 2)
+            try select.bind(limit, at: 1)
+            try select.bind(offset, at: 2)
             var rows: [StoredEvent] = []
             while try select.step() { rows.append(Self.row(select)) }
             select.reset()
             return rows
         }
     }
+
+    // MARK: Consent
+
+    /// Makes the held events of a category deliverable: they become pending, and their stored
+    /// flags lose `awaiting_consent` (the wire then shows no hold that no longer applies).
+    /// Scans the store once.
+    /// - Parameter category: the events' category.
+    /// - Returns: how many were released.
+    @discardableResult
+    public func releaseHeld(category: String) throws -> Int {
+        try write { database, counts in
+            let select = try database.cached(EventStoreSchema.heldInCategory)
+            try select.bind(category, at: 1)
+            var rows: [(sequence: Int64, flags: [UInt8], size: Int)] = []
+            while try select.step() { rows.append((select.int64(0), select.bytes(1), select.int(2))) }
+            select.reset()
+            let update = try database.cached(EventStoreSchema.releaseHeld)
+            var released = 0
+            for row in rows {
+                let flags = ConsentHold.released(row.flags)
+                let size = row.size - row.flags.count + flags.count
+                update.rewind()
+                try update.bind(bytes: flags, at: 1)
+                try update.bind(size, at: 2)
+                try update.bind(row.sequence, at: 3)
+                try update.step()
+                guard database.changes == 1 else { continue }
+                released += 1
+                counts.held -= 1
+                counts.pending += 1
+                counts.bytes += size - row.size
+                pendingFloor = min(pendingFloor, row.sequence)
+            }
+            return released
+        }
+    }
+
+    /// Deletes the held events of a category (consent denied). Scans the store once.
+    /// - Parameter category: the events' category.
+    /// - Returns: how many were deleted.
+    @discardableResult
+    public func deleteHeld(category: String) throws -> Int {
+        try write { database, counts in
+            let delete = try database.cached(EventStoreSchema.deleteHeld)
+            try delete.bind(category, at: 1)
+            var deleted = 0
+            while try delete.step() {
+                deleted += 1
+                counts.held -= 1
+                counts.bytes -= delete.int(0)
+            }
+            delete.reset()
+            return deleted
+        }
+    }
+
+    // MARK: Housekeeping
 
     /// Deletes every rejected event.
     /// - Returns: how many were deleted.
@@ -518,17 +731,18 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
         }
     }
 
-    /// Deletes every event and all metadata (identifiers included), resets the counters, and
+    /// Deletes every event, the delivered history and all metadata (identifiers included), resets the counters, and
     /// compacts the file so the deleted content does not linger in free pages.
     ///
     /// Keys starting with `_` are the store's own bookkeeping (such as the ingest writer's
     /// journal position, ``IngestWriter/positionKey``) and are kept, so that a restart does not
     /// replay purged events from the journal.
     public func purge() throws {
+        guard !isReadOnly else { throw readOnlyError }
         try withDatabase { database in
             let next = StoreCounts()
             try database.transaction {
-                try database.execute("DELETE FROM events; DELETE FROM meta WHERE substr(key, 1, 1) <> '_'")
+                try database.execute("DELETE FROM events; DELETE FROM delivered; DELETE FROM meta WHERE substr(key, 1, 1) <> '_'")
                 try writeCounters(next, database)
             }
             counters = next
@@ -555,6 +769,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
 
     /// Stores `value` under `key` in the `meta` table; `nil` removes the key.
     public func setMetadata(_ key: String, _ value: String?) throws {
+        guard !isReadOnly else { throw readOnlyError }
         try withDatabase { database in
             try setMetadata(key, value, database)
         }
@@ -569,6 +784,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
 
     /// Copies the write-ahead log into the database file and truncates the log.
     public func checkpoint() throws {
+        guard !isReadOnly else { throw readOnlyError }
         try withDatabase { database in _ = try database.scalarInt("PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 

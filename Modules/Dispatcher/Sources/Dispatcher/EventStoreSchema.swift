@@ -11,22 +11,31 @@ import Foundation
 /// - duplicate ids are caught by a bounded in-memory window of recent ids (the ingest writer's
 ///   journal position, committed with each group, keeps replays from producing duplicates);
 /// - counts live in a one-row `counters` table written in the same transactions, so opening a
-///   store never scans it.
+///   store never scans it;
+/// - delivered events are copied, in the transaction that deletes them, into `delivered`, a
+///   bounded history numbered by `dseq` (delivery order) and trimmed from its oldest end.
+///
+/// Version 3 added the `held` status and counter and the `delivered` table; a version 2 file is
+/// upgraded in place when opened for writing.
 enum EventStoreSchema {
     /// The schema version kept in `PRAGMA user_version`.
-    static let version: Int64 = 2
+    static let version: Int64 = 3
 
     /// Status values as stored.
     static let pending: Int64 = 0
     static let inFlight: Int64 = 1
     static let rejected: Int64 = 2
+    static let held: Int64 = 3
+    /// Not stored in `events`: the status the `delivered` table's rows are read with.
+    static let delivered: Int64 = 4
 
-    static func code(_ status: EventStatus) -> Int64? {
+    static func code(_ status: EventStatus) -> Int64 {
         switch status {
         case .pending: pending
         case .inFlight: inFlight
         case .rejected: rejected
-        case .delivered: nil
+        case .held: held
+        case .delivered: delivered
         }
     }
 
@@ -34,6 +43,8 @@ enum EventStoreSchema {
         switch code {
         case inFlight: .inFlight
         case rejected: .rejected
+        case held: .held
+        case delivered: .delivered
         default: .pending
         }
     }
@@ -61,25 +72,50 @@ enum EventStoreSchema {
         CREATE TABLE IF NOT EXISTS counters (
             id INTEGER PRIMARY KEY CHECK (id = 1),
             pending INTEGER NOT NULL, in_flight INTEGER NOT NULL, rejected INTEGER NOT NULL,
-            bytes INTEGER NOT NULL, evicted INTEGER NOT NULL
+            bytes INTEGER NOT NULL, evicted INTEGER NOT NULL, held INTEGER NOT NULL DEFAULT 0
         );
-        INSERT OR IGNORE INTO counters VALUES (1, 0, 0, 0, 0, 0);
-        PRAGMA user_version = 2;
+        INSERT OR IGNORE INTO counters (id, pending, in_flight, rejected, bytes, evicted) VALUES (1, 0, 0, 0, 0, 0);
+        CREATE TABLE IF NOT EXISTS delivered (
+            dseq INTEGER PRIMARY KEY,
+            seq INTEGER NOT NULL,
+            id BLOB NOT NULL,
+            ts INTEGER NOT NULL,
+            category TEXT NOT NULL,
+            name TEXT NOT NULL,
+            action TEXT NOT NULL,
+            user_data BLOB NOT NULL,
+            context BLOB NOT NULL,
+            flags BLOB NOT NULL,
+            attempts INTEGER NOT NULL,
+            created_at INTEGER NOT NULL,
+            delivered_at INTEGER NOT NULL
+        );
+        PRAGMA user_version = 3;
         """
+
+    /// Whether `counters` has the `held` column (missing in a version 2 file).
+    static let hasHeldCounter = "SELECT count(*) FROM pragma_table_info('counters') WHERE name = 'held'"
+    static let addHeldCounter = "ALTER TABLE counters ADD COLUMN held INTEGER NOT NULL DEFAULT 0"
 
     static let columns = """
         seq, id, ts, category, name, action, user_data, context, flags, status, attempts, created_at, \
         next_attempt_at, last_error
         """
 
-    static let insert = """
-        INSERT OR IGNORE INTO events (id, ts, category, name, action, user_data, context, flags, created_at, size)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    /// The `delivered` table's rows, in the shape of ``columns`` (status ``delivered``).
+    static let deliveredColumns = """
+        seq, id, ts, category, name, action, user_data, context, flags, 4 AS status, attempts, created_at, \
+        0 AS next_attempt_at, NULL AS last_error
         """
 
-    static let readCounters = "SELECT pending, in_flight, rejected, bytes, evicted FROM counters WHERE id = 1"
+    static let insert = """
+        INSERT OR IGNORE INTO events (id, ts, category, name, action, user_data, context, flags, created_at, size, status)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    static let readCounters = "SELECT pending, in_flight, rejected, bytes, evicted, held FROM counters WHERE id = 1"
     static let writeCounters = """
-        UPDATE counters SET pending = ?, in_flight = ?, rejected = ?, bytes = ?, evicted = ? WHERE id = 1
+        UPDATE counters SET pending = ?, in_flight = ?, rejected = ?, bytes = ?, evicted = ?, held = ? WHERE id = 1
         """
 
     /// The first pending row at or after the floor (skips in-flight and rejected rows).
@@ -95,6 +131,30 @@ enum EventStoreSchema {
     static let oldestPending = "SELECT seq, id, size FROM events WHERE seq >= ? AND status = 0 ORDER BY seq LIMIT ?"
     static let deleteBySequence = "DELETE FROM events WHERE seq = ?"
     static let acknowledge = "DELETE FROM events WHERE seq = ? AND status = 1"
+    /// Copies one in-flight row into the history; `attempts` counts the delivery that succeeded.
+    static let copyDelivered = """
+        INSERT INTO delivered (seq, id, ts, category, name, action, user_data, context, flags, attempts, created_at, delivered_at)
+        SELECT seq, id, ts, category, name, action, user_data, context, flags, attempts + 1, created_at, ?
+        FROM events WHERE seq = ? AND status = 1
+        """
+    /// Copies the in-flight rows of a `seq` range into the history, in `seq` order.
+    static let copyDeliveredRange = """
+        INSERT INTO delivered (seq, id, ts, category, name, action, user_data, context, flags, attempts, created_at, delivered_at)
+        SELECT seq, id, ts, category, name, action, user_data, context, flags, attempts + 1, created_at, ?
+        FROM events WHERE seq BETWEEN ? AND ? AND status = 1 ORDER BY seq
+        """
+    static let acknowledgeRange = "DELETE FROM events WHERE seq BETWEEN ? AND ? AND status = 1 RETURNING size"
+    /// Copies rows chosen by id (an `IN (…)` list appended) into the history.
+    static let copyDeliveredByID = """
+        INSERT INTO delivered (seq, id, ts, category, name, action, user_data, context, flags, attempts, created_at, delivered_at)
+        SELECT seq, id, ts, category, name, action, user_data, context, flags, attempts + 1, created_at, ?
+        FROM events WHERE id IN
+        """
+    /// Deletes the history's oldest rows, up to and including a `dseq`.
+    static let trimDelivered = "DELETE FROM delivered WHERE dseq <= ?"
+    static let heldInCategory = "SELECT seq, flags, size FROM events WHERE status = 3 AND category = ?"
+    static let releaseHeld = "UPDATE events SET status = 0, flags = ?, size = ? WHERE seq = ? AND status = 3"
+    static let deleteHeld = "DELETE FROM events WHERE status = 3 AND category = ? RETURNING size"
     static let retry = """
         UPDATE events SET status = 0, attempts = attempts + 1, next_attempt_at = ?, last_error = ?
         WHERE seq = ? AND status = 1

@@ -10,21 +10,24 @@ public struct StoreCounts: Sendable, Equatable, CustomStringConvertible {
     public var bytes: Int
     /// Events evicted by ``StoreLimits`` since the store was created (or purged).
     public var evicted: Int
+    /// Events held until consent is known (``EventStatus/held``): never delivered or evicted.
+    public var held: Int
 
     /// Creates counts.
-    public init(pending: Int = 0, inFlight: Int = 0, rejected: Int = 0, bytes: Int = 0, evicted: Int = 0) {
+    public init(pending: Int = 0, inFlight: Int = 0, rejected: Int = 0, bytes: Int = 0, evicted: Int = 0, held: Int = 0) {
         self.pending = pending
         self.inFlight = inFlight
         self.rejected = rejected
         self.bytes = bytes
         self.evicted = evicted
+        self.held = held
     }
 
-    /// All events held.
-    public var total: Int { pending + inFlight + rejected }
+    /// All events the store holds (pending, in flight, rejected and held; not the delivered history).
+    public var total: Int { pending + inFlight + rejected + held }
 
-    /// `pending 3, in flight 0, rejected 1, 1,024 bytes, evicted 0`.
+    /// `pending 3, in flight 0, rejected 1, held 0, 1,024 bytes, evicted 0`.
     public var description: String {
-        "pending \(pending), in flight \(inFlight), rejected \(rejected), \(bytes) bytes, evicted \(evicted)"
+        "pending \(pending), in flight \(inFlight), rejected \(rejected), held \(held), \(bytes) bytes, evicted \(evicted)"
     }
 }

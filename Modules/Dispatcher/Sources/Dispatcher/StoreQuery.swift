@@ -14,8 +14,9 @@ public struct StoreQuery: Sendable, Equatable {
         case attempts
     }
 
-    /// Only events in this status; `nil` for all. ``EventStatus/delivered`` matches nothing:
-    /// delivered events leave the store.
+    /// Only events in this status; `nil` for all. ``EventStatus/delivered`` reads the store's
+    /// bounded history of delivered events (``StoreLimits/deliveredHistory``); `nil` returns the
+    /// events the store holds first, then that history, each part in the requested order.
     public var status: EventStatus?
     /// The order.
     public var sort: Sort

@@ -8,8 +8,12 @@ public enum EventStatus: String, Sendable, Codable, CaseIterable {
     case inFlight = "in_flight"
     /// Refused by the destination or past its attempts or age: kept, counted, visible.
     case rejected
-    /// Acknowledged by the destination. Only seen in the journey: a delivered row leaves the store.
+    /// Acknowledged by the destination: the row left the store, a copy stays in its bounded
+    /// delivered history for the monitor.
     case delivered
+    /// Held until consent is known (flagged `awaiting_consent`): never delivered or evicted until
+    /// released or deleted.
+    case held
 }
 
 /// One row of the store: an event and its delivery state.
