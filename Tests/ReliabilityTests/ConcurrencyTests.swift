@@ -67,7 +67,7 @@ struct ConcurrencyTests {
         sendersDone.raise()
         let flushes = await flusher.value
         let toggles = await toggler.value
-        #expect(flushes > 1 && toggles > 3, "the controls did not run during the sends: \(flushes) flushes, \(toggles) toggles")
+        #expect(flushes >= 1 && toggles > 3, "the controls did not run during the sends: \(flushes) flushes, \(toggles) toggles")
         #expect(!dispatcher.isPaused)
 
         let drained = await dispatcher.drain(timeout: 20)
@@ -91,5 +91,48 @@ struct ConcurrencyTests {
         #expect(arrived == expected, "\(expected.subtracting(arrived).count) missing, \(arrived.subtracting(expected).count) unknown")
         #expect(server.maxConcurrentRequests == 1, "more than one request in flight")
         print("concurrency: \(total) events from \(Self.threads) threads, \(flushes) flushes and \(toggles) pause/background/resume calls during the sends, \(requests.count) requests")
+    }
+
+    /// A Dispatcher whose automatic round is busy delivering a backlog in slow batches of 10.
+    private static func busyDispatcher(_ directory: TemporaryDirectory) async throws -> (Dispatcher, SlowDestination) {
+        let destination = SlowDestination(delay: 0.05)
+        let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
+            storePath: directory.file("store.sqlite").path, destination: destination,
+            batch: BatchConfig(deliverySize: 10, flushInterval: 0)))
+        let reporter = EventReporter<Probe>(plugins: [dispatcher])
+        for index in 0..<1_000 { reporter.send(name: .tap, action: .other, userData: ["index": .int(index)]) }
+        // Reaching `deliverySize` started an automatic round; wait until it is under way.
+        let deadline = Date().addingTimeInterval(10)
+        while destination.batchCount < 2, Date() < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
+        return (dispatcher, destination)
+    }
+
+    @Test("pause() stops a running automatic round after the batch in flight")
+    func pauseStopsTheRunningRound() async throws {
+        let directory = try TemporaryDirectory(prefix: "reliability-pause")
+        defer { directory.remove() }
+        let (dispatcher, destination) = try await Self.busyDispatcher(directory)
+        #expect(destination.batchCount >= 2, "the automatic round never started")
+        dispatcher.pause()
+        let atPause = destination.batchCount
+        try await Task.sleep(nanoseconds: 600_000_000)
+        let afterPause = destination.batchCount
+        #expect(afterPause <= atPause + 1, "\(afterPause - atPause) batches were delivered in the 0.6 s after pause()")
+        dispatcher.resume()
+        await dispatcher.close(timeout: 2)
+    }
+
+    @Test("flush(timeout:) returns within its timeout while an automatic round is running")
+    func flushHonoursItsTimeoutDuringARound() async throws {
+        let directory = try TemporaryDirectory(prefix: "reliability-flush-timeout")
+        defer { directory.remove() }
+        let (dispatcher, destination) = try await Self.busyDispatcher(directory)
+        #expect(destination.batchCount >= 2, "the automatic round never started")
+        let started = Date()
+        _ = await dispatcher.flush(timeout: 0.3)
+        let took = Date().timeIntervalSince(started)
+        #expect(took < 1.5, "flush(timeout: 0.3) took \(took) s")
+        dispatcher.pause()
+        await dispatcher.close(timeout: 2)
     }
 }

@@ -245,4 +245,49 @@ struct StorageFaultTests {
         #expect(try dispatcher.storedIDs().count == 110)
         await dispatcher.close()
     }
+
+    @Test("Recovery while four threads keep sending: every event whose send returned a receipt reaches the store, none is stranded in memory")
+    func recoveryWhileSending() async throws {
+        for round in 0..<5 {
+            let directory = try TemporaryDirectory(prefix: "reliability-recovery-\(round)")
+            defer { directory.remove() }
+            let blocker = directory.file("blocker")
+            try Data("not a folder".utf8).write(to: blocker)
+            let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
+                storePath: blocker.appendingPathComponent("store.sqlite").path,
+                batch: BatchConfig(overflowQueueSize: 200_000), storageRetryInterval: 0.05))
+            #expect(dispatcher.storage != .available)
+            let stop = StopFlag()
+            let clearing = Task {
+                try? await Task.sleep(nanoseconds: 200_000_000)
+                try? FileManager.default.removeItem(at: blocker)
+                try? FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: false)
+                let deadline = Date().addingTimeInterval(10)
+                while dispatcher.storage != .available, Date() < deadline { try? await Task.sleep(nanoseconds: 5_000_000) }
+                try? await Task.sleep(nanoseconds: 100_000_000)
+                stop.raise()
+            }
+            let accepted = await SenderThreads.run(4) { thread in
+                var ids: [UUID] = []
+                var index = 0
+                while !stop.isRaised, index < 40_000 {
+                    let event = TrackedEvent(category: Probe.category, name: "tap", action: "other",
+                                             userData: ["thread": .int(thread), "index": .int(index)])
+                    if let receipt = dispatcher.send(event) { ids.append(receipt.eventID) }
+                    index += 1
+                }
+                return ids
+            }.flatMap { $0 }
+            await clearing.value
+            #expect(dispatcher.storage == .available, "round \(round): never recovered")
+            #expect(await dispatcher.drain(timeout: 15).persisted)
+            let counters = dispatcher.counters
+            let stored = Set(try dispatcher.storedIDs())
+            let missing = accepted.filter { !stored.contains($0) }
+            #expect(counters.buffered == 0, "round \(round): \(counters.buffered) events stranded in memory after recovery")
+            #expect(missing.isEmpty, "round \(round): \(missing.count) of \(accepted.count) accepted events are not in the store")
+            #expect(counters.dropped == 0 && counters.sent == accepted.count, "round \(round): \(counters)")
+            await dispatcher.close()
+        }
+    }
 }
