@@ -26,6 +26,7 @@ struct ConcurrencyTests {
         let reporter = EventReporter<Probe>(plugins: [dispatcher])
 
         let sendersDone = StopFlag()
+        let controlsStarted = StopFlag()
         // One task flushes again and again; another pauses, backgrounds and resumes meanwhile.
         let flusher = Task {
             var flushes = 0
@@ -47,6 +48,7 @@ struct ConcurrencyTests {
                 default: dispatcher.resume()
                 }
                 toggles += 1
+                if toggles == 3 { controlsStarted.raise() }
                 try? await Task.sleep(nanoseconds: 500_000)
             }
             dispatcher.resume()
@@ -56,7 +58,11 @@ struct ConcurrencyTests {
         let sentByThread = await SenderThreads.run(Self.threads) { thread in
             var ids: [UUID] = []
             ids.reserveCapacity(perThread)
+            // Start once the controls run, and pace the sends so that they overlap them.
+            let gate = Date().addingTimeInterval(5)
+            while !controlsStarted.isRaised, Date() < gate { usleep(200) }
             for index in 0..<perThread {
+                if index % 100 == 99 { usleep(500) }
                 let receipts = reporter.send(name: .view, action: .open, userData: [
                     "thread": .int(thread), "index": .int(index), "screen": "home", "ratio": .double(Double(index) / 7),
                 ])
