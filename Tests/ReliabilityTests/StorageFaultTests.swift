@@ -247,9 +247,10 @@ struct StorageFaultTests {
         await dispatcher.close()
     }
 
-    @Test("Recovery while four threads keep sending: every event whose send returned a receipt reaches the store, none is stranded in memory")
+    @Test("Recovery while eight threads keep sending: every event whose send returned a receipt reaches the store, none is stranded in memory")
     func recoveryWhileSending() async throws {
-        for round in 0..<5 {
+        // The race this looks for lives at the instant of recovery: try it a dozen times.
+        for round in 0..<12 {
             let directory = try TemporaryDirectory(prefix: "reliability-recovery-\(round)")
             defer { directory.remove() }
             let blocker = directory.file("blocker")
@@ -260,18 +261,18 @@ struct StorageFaultTests {
             #expect(dispatcher.storage != .available)
             let stop = StopFlag()
             let clearing = Task {
-                try? await Task.sleep(nanoseconds: 200_000_000)
+                try? await Task.sleep(nanoseconds: 100_000_000)
                 try? FileManager.default.removeItem(at: blocker)
                 try? FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: false)
                 let deadline = Date().addingTimeInterval(10)
                 while dispatcher.storage != .available, Date() < deadline { try? await Task.sleep(nanoseconds: 5_000_000) }
-                try? await Task.sleep(nanoseconds: 100_000_000)
+                try? await Task.sleep(nanoseconds: 50_000_000)
                 stop.raise()
             }
-            let accepted = await SenderThreads.run(4) { thread in
+            let accepted = await SenderThreads.run(8) { thread in
                 var ids: [UUID] = []
                 var index = 0
-                while !stop.isRaised, index < 40_000 {
+                while !stop.isRaised, index < 10_000 {
                     let event = TrackedEvent(category: Probe.category, name: "tap", action: "other",
                                              userData: ["thread": .int(thread), "index": .int(index)])
                     if let receipt = dispatcher.send(event) { ids.append(receipt.eventID) }
