@@ -17,7 +17,7 @@ enum DemoCommand {
       demo generate --count N --store PATH [--print-ids]
           Sends N events across the three features through a Dispatcher on PATH, without
           delivering. --print-ids prints each id as soon as its send returned.
-      demo monitor --store PATH [--format table|json|csv] [--status pending|delivered|rejected|all]
+      demo monitor --store PATH [--format table|json|csv] [--status pending|held|delivered|rejected|all]
           [--sort created|category|name|status|attempts] [--limit N]
           Shows what the store holds.
       demo flush --store PATH --endpoint URL --format segment|snowplow|ndjson [--write-key K]

@@ -20,23 +20,26 @@ enum FlushCommand {
             batch: BatchConfig(maxQueueSize: Int.max / 2, maxQueueBytes: Int.max / 2, deliverySize: 500, flushInterval: 0),
             strategy: []))
         let deadline = Date().addingTimeInterval(timeout)
-        let initial = dispatcher.counters.store.pending
+        // Outstanding: pending, or in flight in a round that a timeout left running.
+        func outstanding() -> Int {
+            let store = dispatcher.counters.store
+            return store.pending + store.inFlight
+        }
+        let initial = outstanding()
         let started = Date()
-        var delivered = 0
-        var rejected = 0
         var lastProgress = Date.distantPast
         while true {
             let remaining = deadline.timeIntervalSinceNow
-            let pending = dispatcher.counters.store.pending
+            let pending = outstanding()
             if pending == 0 { break }
             if remaining <= 0 {
-                await dispatcher.close()
+                let (delivered, rejected) = (dispatcher.counters.delivered, dispatcher.counters.rejected)
                 printError("demo: flush timed out after \(Int(timeout)) s with \(pending) events still pending (delivered \(delivered), rejected \(rejected))")
+                await dispatcher.close(timeout: 2)
                 return 1
             }
             let report = await dispatcher.flush(timeout: min(remaining, 10))
-            delivered += report.delivered
-            rejected += report.rejected
+            let (delivered, rejected) = (dispatcher.counters.delivered, dispatcher.counters.rejected)
             if initial >= 1_000, Date().timeIntervalSince(lastProgress) >= 1 {
                 lastProgress = Date()
                 let rate = Double(delivered) / max(0.001, Date().timeIntervalSince(started))
@@ -49,6 +52,7 @@ enum FlushCommand {
             }
         }
         let counts = dispatcher.counters.store
+        let (delivered, rejected) = (dispatcher.counters.delivered, dispatcher.counters.rejected)
         await dispatcher.close()
         say("flush: delivered \(delivered), rejected \(rejected), pending 0, kept rejected \(counts.rejected), to \(destination.name)")
         return 0

@@ -25,6 +25,7 @@ enum JourneyCommand {
                 overflowQueueSize: configuration.batch.overflowQueueSize, deliverySize: configuration.batch.deliverySize,
                 flushInterval: 0),
             retryPolicy: RetryPolicy(maxAttempts: configuration.batch.maxAttempts, maxAge: configuration.batch.maxAge),
+            deliveredHistory: 10_000,
             onDiagnostic: { printError("diagnostic: \($0)") }))
         guard let store = dispatcher.store else { throw DemoError("the store at \(storePath) cannot be opened: \(dispatcher.storage)") }
 
@@ -35,7 +36,8 @@ enum JourneyCommand {
             remove: { try store.setMetadata($0, nil) })
         let contract = try configuration.contractPath.map { try DataContract.load(from: URL(fileURLWithPath: $0)) } ?? DemoContract.load()
         let quality = try DataQualityStack(configuration: configuration, store: identityStore, contract: contract)
-        let privacyToken = quality.privacy.observe { change in ConsentBridge.apply(change, to: dispatcher) }
+        let bridge = ConsentBridge(dispatcher: dispatcher)
+        let privacyToken = quality.privacy.observe { change in bridge.apply(change) }
         defer { quality.privacy.removeObserver(privacyToken) }
 
         let recorder = RecordingPlugin(name: "summary")
@@ -52,6 +54,7 @@ enum JourneyCommand {
             onLogin: { quality.identity.logIn(userID: $0) },
             onLogout: { quality.identity.logOut() }
         ).run()
+        let privacyLog = await bridge.settle()
         let drained = await dispatcher.drain(timeout: 30)
         let counters = dispatcher.counters
         await dispatcher.close()
@@ -68,6 +71,7 @@ enum JourneyCommand {
         say("  store now        \(counters.store)")
         say("  user             \(quality.identity.userID ?? "logged out"), installation \(quality.identity.installationID.uuidString.lowercased())")
         say("  consent          \(quality.privacy.consentDecisions.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", "))")
+        for line in privacyLog { say("  privacy          \(line)") }
         say("  drain            \(drained.timedOut ? "timed out" : "completed")")
         say("  inspect with     swift run demo monitor --store \(storePath) --status all --format json")
         return drained.persisted ? 0 : 1

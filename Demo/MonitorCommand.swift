@@ -8,13 +8,14 @@ enum MonitorCommand {
             arguments, valueOptions: ["store", "format", "status", "sort", "limit", "order"], flagOptions: ["journey"])
         guard let path = options.value("store") else { throw UsageError("monitor needs --store PATH") }
         let format = try options.choice("format", default: "table", from: ["table", "json", "csv"])
-        let statusText = try options.choice("status", default: "all", from: ["pending", "in_flight", "delivered", "rejected", "all"])
+        let statusText = try options.choice("status", default: "all", from: ["pending", "in_flight", "held", "delivered", "rejected", "all"])
         let sortText = try options.choice("sort", default: "created", from: ["created", "category", "name", "status", "attempts"])
         let order = try options.choice("order", default: "asc", from: ["asc", "desc"])
         let limit = try options.int("limit", default: 1_000, in: 1...10_000_000)
         guard FileManager.default.fileExists(atPath: path) else { throw MonitorError.noStore(path) }
 
-        let store = try EventStore(path: path, limits: .unlimited)
+        // Read-only: the monitor may look at a store a running app is using, and changes nothing.
+        let store = try EventStore(path: path, limits: .unlimited, readOnly: true)
         defer { store.close() }
         let sort: StoreQuery.Sort = switch sortText {
         case "category": .category

@@ -21,8 +21,8 @@ struct CrashTests {
             // Kill at a random moment: after a random number of printed ids (so the child is
             // mid-stream), or after a random delay.
             let target = Int.random(in: 1...30_000, using: &generator)
-            _ = child.waitForLines(target, timeout: 15)
-            usleep(UInt32.random(in: 0...20_000, using: &generator))
+            _ = await child.waitForLines(target, timeout: 15)
+            try await Task.sleep(nanoseconds: UInt64.random(in: 0...20_000_000, using: &generator))
             child.kill()
             kills += 1
             let ids = child.outputLines.filter { !$0.isEmpty }
@@ -59,7 +59,7 @@ struct CrashTests {
         defer { directory.remove() }
         let storePath = directory.file("store.sqlite").path
         let generate = try DemoProcess(["generate", "--count", "20000", "--store", storePath])
-        #expect(generate.wait(timeout: 60) == 0, "generate failed: \(generate.standardError)")
+        #expect(await generate.wait(timeout: 60) == 0, "generate failed: \(generate.standardError)")
 
         let server = try LoopbackHTTPServer(lifetime: 120)
         defer { server.stop() }
@@ -70,12 +70,12 @@ struct CrashTests {
             let flush = try DemoProcess(arguments)
             let deadline = Date().addingTimeInterval(20)
             let before = server.requestCount
-            while server.requestCount < before + 3, Date() < deadline { usleep(500) }
+            while server.requestCount < before + 3, Date() < deadline { try await Task.sleep(nanoseconds: 500_000) }
             flush.kill()
             kills += 1
         }
         let last = try DemoProcess(arguments)
-        #expect(last.wait(timeout: 90) == 0, "final flush failed: \(last.standardError)")
+        #expect(await last.wait(timeout: 90) == 0, "final flush failed: \(last.standardError)")
 
         var seen: [String: Int] = [:]
         for request in server.requests where request.path == "/v1/batch" {

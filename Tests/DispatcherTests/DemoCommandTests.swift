@@ -6,12 +6,12 @@ import Testing
 @Suite("demo command line", .serialized)
 struct DemoCommandTests {
     @Test("The journey prints events from all three features, flags, a summary, and exits 0")
-    func journeyRuns() throws {
+    func journeyRuns() async throws {
         let directory = try TemporaryDirectory(prefix: "demo-journey")
         defer { directory.remove() }
         let store = directory.file("demo.sqlite").path
         let demo = try DemoProcess(["--store", store])
-        #expect(demo.wait(timeout: 60) == 0, "demo failed: \(demo.standardError)")
+        #expect(await demo.wait(timeout: 60) == 0, "demo failed: \(demo.standardError)")
         let output = demo.outputLines.joined(separator: "\n")
         for category in ["[Onboarding]", "[Wishlist]", "[Cart]"] {
             #expect(output.contains(category), "no \(category) event printed")
@@ -25,14 +25,14 @@ struct DemoCommandTests {
     }
 
     @Test("monitor --format json lists delivered events with flags, context and userData")
-    func monitorJSON() throws {
+    func monitorJSON() async throws {
         let directory = try TemporaryDirectory(prefix: "demo-monitor")
         defer { directory.remove() }
         let store = directory.file("demo.sqlite").path
         let journey = try DemoProcess(["--store", store, "--quiet"])
-        #expect(journey.wait(timeout: 60) == 0, "demo failed: \(journey.standardError)")
+        #expect(await journey.wait(timeout: 60) == 0, "demo failed: \(journey.standardError)")
         let monitor = try DemoProcess(["monitor", "--store", store, "--format", "json", "--status", "all"])
-        #expect(monitor.wait(timeout: 30) == 0, "monitor failed: \(monitor.standardError)")
+        #expect(await monitor.wait(timeout: 30) == 0, "monitor failed: \(monitor.standardError)")
         let data = Data(monitor.outputLines.joined(separator: "\n").utf8)
         let records = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
         #expect(records.count >= 20)
@@ -44,43 +44,43 @@ struct DemoCommandTests {
     }
 
     @Test("--help lists the subcommands; an unknown option fails with one line on standard error")
-    func usage() throws {
+    func usage() async throws {
         let help = try DemoProcess(["--help"])
-        #expect(help.wait(timeout: 30) == 0)
+        #expect(await help.wait(timeout: 30) == 0)
         let text = help.outputLines.joined(separator: "\n")
         for word in ["generate", "monitor", "flush", "reconcile", "bench"] { #expect(text.contains(word)) }
 
         let wrong = try DemoProcess(["--no-such-option"])
-        let status = wrong.wait(timeout: 30)
+        let status = await wrong.wait(timeout: 30)
         #expect(status == 2)
         let errorLines = wrong.standardError.split(separator: "\n")
         #expect(errorLines.count == 1 && errorLines[0].contains("--no-such-option"), "got: \(wrong.standardError)")
     }
 
     @Test("flush exits 0 when nothing is pending and 1 when its time runs out")
-    func flushExitStatus() throws {
+    func flushExitStatus() async throws {
         let directory = try TemporaryDirectory(prefix: "demo-flush")
         defer { directory.remove() }
         let store = directory.file("store.sqlite").path
         let generate = try DemoProcess(["generate", "--count", "300", "--store", store])
-        #expect(generate.wait(timeout: 60) == 0, "generate failed: \(generate.standardError)")
+        #expect(await generate.wait(timeout: 60) == 0, "generate failed: \(generate.standardError)")
 
         let stalling = try LoopbackHTTPServer(defaultAction: .stall(seconds: 10))
         defer { stalling.stop() }
         let late = try DemoProcess(["flush", "--store", store, "--endpoint", stalling.baseURL.absoluteString,
                                     "--format", "segment", "--write-key", "k", "--timeout", "2"])
-        #expect(late.wait(timeout: 30) == 1)
+        #expect(await late.wait(timeout: 30) == 1)
         #expect(late.standardError.contains("timed out"), "got: \(late.standardError)")
         #expect(!late.standardError.contains("--write-key k") && !(late.outputLines.joined().contains(" k ")))
 
         let outbox = directory.file("out.ndjson").path
         let flush = try DemoProcess(["flush", "--store", store, "--endpoint", outbox, "--format", "ndjson", "--timeout", "30"])
-        #expect(flush.wait(timeout: 60) == 0, "flush failed: \(flush.standardError)")
+        #expect(await flush.wait(timeout: 60) == 0, "flush failed: \(flush.standardError)")
         let lines = try String(contentsOfFile: outbox, encoding: .utf8).split(separator: "\n")
         #expect(Set(lines.compactMap { line -> String? in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["id"] as? String
         }).count == 300)
         let again = try DemoProcess(["flush", "--store", store, "--endpoint", outbox, "--format", "ndjson"])
-        #expect(again.wait(timeout: 30) == 0, "nothing pending: exit 0")
+        #expect(await again.wait(timeout: 30) == 0, "nothing pending: exit 0")
     }
 }

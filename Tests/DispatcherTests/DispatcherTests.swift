@@ -63,7 +63,7 @@ struct DispatcherTests {
             strategy: [.didEnterBackground, .reachabilityPings])
         let reporter = EventReporter<Checkout>(plugins: [dispatcher])
         for _ in 0..<5 { reporter.send(name: .view, action: .open) }
-        _ = await dispatcher.drain(timeout: 0.001)
+        #expect(await eventually(timeout: 10) { dispatcher.counters.persisted == 5 })
         dispatcher.handle(.willEnterForeground)
         try await Task.sleep(nanoseconds: 300_000_000)
         #expect(server.requestCount == 0, "willEnterForeground is not in the strategy")
@@ -93,6 +93,8 @@ struct DispatcherTests {
         reporter.send(name: .view, action: .open)
         let started = Date()
         #expect(await eventually(timeout: 3) { segmentMessageIDs(server).count == 1 }, "the first event goes out before the timer")
+        // Let that round finish (acknowledged, nothing in flight) before sending more.
+        #expect(await eventually(timeout: 3) { dispatcher.counters.store.total == 0 })
         for _ in 0..<4 { reporter.send(name: .view, action: .open) }
         try await Task.sleep(nanoseconds: 300_000_000)
         if Date().timeIntervalSince(started) < 3.5 {

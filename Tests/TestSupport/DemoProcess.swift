@@ -67,21 +67,22 @@ public final class DemoProcess: @unchecked Sendable {
     }
 
     /// Waits up to `timeout` seconds for the process to exit; returns its status, or nil.
-    public func wait(timeout: TimeInterval) -> Int32? {
+    /// Sleeps without blocking a thread of Swift's small cooperative pool.
+    public func wait(timeout: TimeInterval) async -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
+        while process.isRunning, Date() < deadline { try? await Task.sleep(nanoseconds: 10_000_000) }
         guard !process.isRunning else { return nil }
         drainPipes()
         return process.terminationStatus
     }
 
     /// Waits until at least `count` lines were printed, the process ended, or `timeout` passed.
-    public func waitForLines(_ count: Int, timeout: TimeInterval) -> Int {
+    public func waitForLines(_ count: Int, timeout: TimeInterval) async -> Int {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let seen = outputLines.count
             if seen >= count || !process.isRunning { return seen }
-            usleep(1_000)
+            try? await Task.sleep(nanoseconds: 1_000_000)
         }
         return outputLines.count
     }

@@ -36,19 +36,6 @@ enum ConsentHold {
     /// unchanged when they cannot be decoded.
     static func released(_ flagsJSON: [UInt8]) -> [UInt8] {
         guard let flags = try? JSONDecoder().decode([EventFlag].self, from: Data(flagsJSON)) else { return flagsJSON }
-        var writer = JSONWriter(capacity: flagsJSON.count)
-        writer.raw("[")
-        for (index, flag) in flags.filter({ $0.code != flagCode }).enumerated() {
-            if index > 0 { writer.raw(",") }
-            writer.raw("{\"code\":")
-            writer.string(flag.code)
-            if let detail = flag.detail {
-                writer.raw(",\"detail\":")
-                writer.string(detail)
-            }
-            writer.raw("}")
-        }
-        writer.raw("]")
-        return writer.bytes
+        return EncodedEvent.flagsJSON(flags.filter { $0.code != flagCode })
     }
 }

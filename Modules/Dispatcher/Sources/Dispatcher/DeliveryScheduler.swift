@@ -64,8 +64,12 @@ final class DeliveryScheduler: @unchecked Sendable {
         return await worker.deliverAvailable(deadline: deadline)
     }
 
-    /// Stops automatic rounds until ``resume()``; a running round finishes its batch.
-    func pause() { lock.withLock { paused = true } }
+    /// Stops automatic rounds until ``resume()``: a running round stops after its current batch.
+    func pause() {
+        lock.withLock { paused = true }
+        let worker = self.worker
+        Task { await worker.finishAfterCurrentBatch() }
+    }
 
     /// Allows rounds again and runs one if any was asked for meanwhile.
     func resume() {
@@ -110,7 +114,8 @@ final class DeliveryScheduler: @unchecked Sendable {
             if report.stopReason == .backingOff || report.stopReason == .queueError {
                 scheduleRetry(at: report.earliestNextAttempt ?? Date().addingTimeInterval(5))
             }
-            if report.stopReason == .deadline { lock.withLock { requested = true } }
+            // A round cut short (deadline, or stopped by `pause`) is owed a continuation.
+            if report.stopReason == .deadline || report.stopReason == .stopped { lock.withLock { requested = true } }
         }
     }
 

@@ -31,6 +31,7 @@ public actor DeliveryWorker {
     private let observer: (@Sendable (DeliveryAttempt) -> Void)?
     private let progress: (@Sendable (DeliveryReport) -> Void)?
     private var currentRound: Task<DeliveryReport, Never>?
+    private var finishRequested = false
 
     /// Creates a worker.
     /// - Parameters:
@@ -64,6 +65,7 @@ public actor DeliveryWorker {
             return report
         }
         state = .delivering
+        finishRequested = false
         let round = Task { await self.runRound(deadline: deadline) }
         currentRound = round
         return await withTaskCancellationHandler {
@@ -71,6 +73,12 @@ public actor DeliveryWorker {
         } onCancel: {
             round.cancel()
         }
+    }
+
+    /// Ends the round in progress after its current batch, without cancelling a request in
+    /// flight (what ``DeliveryScheduler`` does on pause); later rounds run as usual.
+    public func finishAfterCurrentBatch() {
+        if state == .delivering { finishRequested = true }
     }
 
     /// Stops the worker: the round in progress finishes its batch, later rounds return at once.
@@ -93,7 +101,7 @@ public actor DeliveryWorker {
             if state == .delivering { state = .idle }
         }
         while true {
-            if Task.isCancelled || state == .stopped {
+            if Task.isCancelled || state == .stopped || finishRequested {
                 report.stopReason = .stopped
                 return report
             }

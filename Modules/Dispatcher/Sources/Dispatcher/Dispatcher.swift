@@ -93,13 +93,9 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
             }
             return state.storage != .available
         }
-        let waiting = overflow.takeAll()
-        if !waiting.isEmpty {
-            let accepted = backend.ingest.enqueue(contentsOf: waiting)
-            if accepted < waiting.count { overflow.putBack(Array(waiting[accepted...])) }
-            lock.withLock { state.counters.movedFromMemory += accepted }
-        }
-        if wasUnavailable { diagnose(.storage, "the store is available again; \(waiting.count) events moved from memory") }
+        let waiting = overflow.count
+        moveFromMemory(to: backend)
+        if wasUnavailable { diagnose(.storage, "the store is available again; \(waiting) events moved from memory") }
         if configuration.strategy.contains(.boot), backend.store.counts().pending > 0 { backend.scheduler?.request() }
         return true
     }
@@ -142,7 +138,19 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
             return Receipt(plugin: "dispatcher", eventID: event.id, handledAt: event.timestamp, form: "journal")
         }
         guard overflow.hold(encoded) else { return nil }
+        // The store may have opened between the check above and `hold`, after its opening moved
+        // what memory held: move this event too, so nothing stays behind in memory.
+        if let backend { moveFromMemory(to: backend) }
         return Receipt(plugin: "dispatcher", eventID: event.id, handledAt: event.timestamp, form: "memory")
+    }
+
+    /// Hands what waits in memory to the store's journal, in order.
+    private func moveFromMemory(to backend: DispatcherBackend) {
+        let waiting = overflow.takeAll()
+        guard !waiting.isEmpty else { return }
+        let accepted = backend.ingest.enqueue(contentsOf: waiting)
+        if accepted < waiting.count { overflow.putBack(Array(waiting[accepted...])) }
+        lock.withLock { state.counters.movedFromMemory += accepted }
     }
 
     /// Makes several events durable under one journal lock.
@@ -167,7 +175,13 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         }
         _ = await Self.offload { backend.ingest.waitUntilPersisted(timeout: timeout) }
         guard let scheduler = backend.scheduler else { return DeliveryReport() }
-        let report = await scheduler.flush(deadline: deadline)
+        // A round already running (automatic, or a request in flight) may outlast the timeout.
+        guard let report = await withTimeout(max(0, deadline.timeIntervalSinceNow), { await scheduler.flush(deadline: deadline) }) else {
+            var report = DeliveryReport()
+            report.stopReason = .deadline
+            report.lastError = "flush timed out after \(timeout) s while a delivery round was running"
+            return report
+        }
         didDeliver(report)
         return report
     }
@@ -249,6 +263,26 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     @discardableResult
     public func deleteRejected() throws -> Int { try store?.deleteRejected() ?? 0 }
 
+    /// Releases the events of `category` held for consent: they become pending and are delivered.
+    /// - Returns: how many were released.
+    @discardableResult
+    public func releaseHeld(category: String) async throws -> Int {
+        guard let backend else { return 0 }
+        _ = await Self.offload { backend.ingest.waitUntilPersisted(timeout: 10) }
+        let released = try backend.store.releaseHeld(category: category)
+        if released > 0 { backend.scheduler?.request() }
+        return released
+    }
+
+    /// Deletes the events of `category` held for consent (consent was denied).
+    /// - Returns: how many were deleted.
+    @discardableResult
+    public func deleteHeld(category: String) async throws -> Int {
+        guard let backend else { return 0 }
+        _ = await Self.offload { backend.ingest.waitUntilPersisted(timeout: 10) }
+        return try backend.store.deleteHeld(category: category)
+    }
+
     /// Deletes every stored event, the journey, what waits in memory and the store's metadata.
     public func purge() async throws {
         _ = overflow.takeAll()
@@ -258,7 +292,8 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         try backend.store.purge()
     }
 
-    /// Persists what is pending, stops delivery and the writer, and closes the store.
+    /// Persists what is pending, stops delivery and the writer, and closes the store, waiting
+    /// at most about `timeout` seconds for each.
     public func close(timeout: TimeInterval = 10) async {
         let (first, backend, timer) = lock.withLock {
             defer { state.closed = true }
@@ -267,7 +302,9 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         guard first else { return }
         timer?.cancel()
         guard let backend else { return }
-        await backend.scheduler?.close()
+        // A request in flight may take long: wait for it at most `timeout` (its events stay in
+        // flight in the store and are released to pending on the next open).
+        if let scheduler = backend.scheduler { _ = await withTimeout(timeout) { await scheduler.close() } }
         _ = await Self.offload { backend.ingest.close(timeout: timeout) }
         backend.store.close()
     }
@@ -310,19 +347,24 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         for (number, entries) in Dictionary(grouping: attempt.events, by: \.number) {
             journey.record(JourneyStep(kind: .attempt, at: attempt.at, attempt: number, detail: summary), for: entries.map(\.id))
         }
+        // Counted here, per settled attempt, so that rounds whose report nobody waits for
+        // (a flush that timed out, an automatic round) still count.
+        let count = attempt.events.count
         switch attempt.decision {
-        case .acknowledge: journey.record(JourneyStep(kind: .delivered, at: attempt.at), for: attempt.ids)
-        case .reject(let reason): journey.record(JourneyStep(kind: .rejected, at: attempt.at, detail: reason), for: attempt.ids)
-        case .retry, .split: break
+        case .acknowledge:
+            journey.record(JourneyStep(kind: .delivered, at: attempt.at), for: attempt.ids)
+            lock.withLock { state.counters.delivered += count }
+        case .reject(let reason):
+            journey.record(JourneyStep(kind: .rejected, at: attempt.at, detail: reason), for: attempt.ids)
+            lock.withLock { state.counters.rejected += count }
+        case .retry:
+            lock.withLock { state.counters.retried += count }
+        case .split:
+            break
         }
     }
 
     private func didDeliver(_ report: DeliveryReport) {
-        lock.withLock {
-            state.counters.delivered += report.delivered
-            state.counters.retried += report.retried
-            state.counters.rejected += report.rejected
-        }
         if let error = report.lastError, report.retried + report.rejected > 0 || report.stopReason == .queueError {
             diagnose(.delivery, error)
         }

@@ -22,7 +22,8 @@ struct DispatcherBackend: Sendable {
         let batch = configuration.batch
         let store = try EventStore(
             path: configuration.storePath,
-            limits: StoreLimits(maxEvents: batch.maxQueueSize, maxBytes: batch.maxQueueBytes))
+            limits: StoreLimits(
+                maxEvents: batch.maxQueueSize, maxBytes: batch.maxQueueBytes, deliveredHistory: configuration.deliveredHistory))
         do {
             _ = try store.releaseAllInFlight()
             let diagnose = configuration.onDiagnostic

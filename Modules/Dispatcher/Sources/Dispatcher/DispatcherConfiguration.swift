@@ -20,6 +20,10 @@ public struct DispatcherConfiguration: Sendable {
     public var onDiagnostic: (@Sendable (DispatcherDiagnostic) -> Void)?
     /// Seconds between attempts to open a store that could not be opened. Default 5.
     public var storageRetryInterval: TimeInterval
+    /// How many delivered events the store keeps (newest first) for the monitor. Default 0:
+    /// delivered rows simply leave the store, which is fastest. Keeping a history copies each
+    /// acknowledged row once more, in the same transaction.
+    public var deliveredHistory: Int
 
     /// Creates a configuration; every argument but the path has a default.
     public init(
@@ -30,9 +34,11 @@ public struct DispatcherConfiguration: Sendable {
         retryPolicy: RetryPolicy = RetryPolicy(),
         journeyCapacity: Int = 10_000,
         storageRetryInterval: TimeInterval = 5,
+        deliveredHistory: Int = 0,
         onDiagnostic: (@Sendable (DispatcherDiagnostic) -> Void)? = nil
     ) {
         self.storageRetryInterval = storageRetryInterval
+        self.deliveredHistory = deliveredHistory
         self.storePath = storePath
         self.destination = destination
         self.batch = batch

@@ -34,7 +34,7 @@ public struct EncodedEvent: Sendable, Equatable {
         action = event.action
         userDataJSON = Self.json(event.userData)
         contextJSON = event.context.isEmpty ? Self.emptyObject : Self.json(event.context)
-        flagsJSON = event.flags.isEmpty ? Self.emptyArray : Self.json(event.flags)
+        flagsJSON = Self.flagsJSON(event.flags)
     }
 
     private static let emptyObject: [UInt8] = Array("{}".utf8)
@@ -47,7 +47,9 @@ public struct EncodedEvent: Sendable, Equatable {
         return writer.bytes
     }
 
-    private static func json(_ flags: [EventFlag]) -> [UInt8] {
+    /// Flags as the store and the journal keep them: `[{"code":…,"detail":…}]`.
+    static func flagsJSON(_ flags: [EventFlag]) -> [UInt8] {
+        guard !flags.isEmpty else { return emptyArray }
         var writer = JSONWriter(capacity: 64)
         writer.raw("[")
         for (index, flag) in flags.enumerated() {

@@ -11,7 +11,7 @@ public struct MonitorRecord: Sendable, Equatable, Codable {
     public var name: String
     /// The action.
     public var action: String
-    /// `pending`, `in_flight`, `rejected` or `delivered`.
+    /// `pending`, `in_flight`, `held` (waiting for consent), `rejected` or `delivered`.
     public var status: EventStatus
     /// Delivery attempts made.
     public var attempts: Int

@@ -65,8 +65,13 @@ public struct JSONWriter: Sendable {
         case 0x0D: bytes.append(UInt8(ascii: "r"))
         case 0x09: bytes.append(UInt8(ascii: "t"))
         default:
-            let hex: [UInt8] = Array("0123456789abcdef".utf8)
-            bytes.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            // \u00XX, with no allocation: control bytes can fill a whole megabyte-long value.
+            let high = byte >> 4, low = byte & 0xF
+            bytes.append(UInt8(ascii: "u"))
+            bytes.append(UInt8(ascii: "0"))
+            bytes.append(UInt8(ascii: "0"))
+            bytes.append(high < 10 ? UInt8(ascii: "0") + high : UInt8(ascii: "a") + high - 10)
+            bytes.append(low < 10 ? UInt8(ascii: "0") + low : UInt8(ascii: "a") + low - 10)
         }
     }
 
