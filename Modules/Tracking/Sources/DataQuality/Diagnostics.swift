@@ -21,17 +21,14 @@ public final class Diagnostics: @unchecked Sendable {
     }
 
     /// Identifies an observer so it can be removed.
-    public struct ObserverToken: Sendable, Hashable {
-        fileprivate let value: Int
-    }
+    public typealias ObserverToken = DataQuality.ObserverToken
 
     // Safe: every mutable property below is only touched while holding `lock`.
     private let lock = NSLock()
     private var counters: [DiagnosticsCounter: Int] = [:]
     private var issueTotals: [DiagnosticIssue.Kind: Int] = [:]
     private var recent: [DiagnosticIssue] = []
-    private var observers: [Int: @Sendable (Update) -> Void] = [:]
-    private var nextObserver = 0
+    private var observers = ObserverRegistry<Update>()
     private let recentLimit: Int
 
     /// Creates an empty diagnostics hub.
@@ -44,7 +41,7 @@ public final class Diagnostics: @unchecked Sendable {
         guard amount != 0 else { return }
         let callbacks = lock.withLock {
             counters[counter, default: 0] += amount
-            return Array(observers.values)
+            return observers.all
         }
         callbacks.forEach { $0(.counted(counter, amount: amount)) }
     }
@@ -55,7 +52,7 @@ public final class Diagnostics: @unchecked Sendable {
             issueTotals[issue.kind, default: 0] += 1
             recent.append(issue)
             if recent.count > recentLimit { recent.removeFirst(recent.count - recentLimit) }
-            return Array(observers.values)
+            return observers.all
         }
         callbacks.forEach { $0(.issue(issue)) }
     }
@@ -74,16 +71,12 @@ public final class Diagnostics: @unchecked Sendable {
     /// Keep the token to stop observing.
     @discardableResult
     public func observe(_ callback: @escaping @Sendable (Update) -> Void) -> ObserverToken {
-        lock.withLock {
-            nextObserver += 1
-            observers[nextObserver] = callback
-            return ObserverToken(value: nextObserver)
-        }
+        lock.withLock { observers.add(callback) }
     }
 
     /// Stops calling the observer registered with `token`.
     public func removeObserver(_ token: ObserverToken) {
-        _ = lock.withLock { observers.removeValue(forKey: token.value) }
+        lock.withLock { observers.remove(token) }
     }
 
     /// Sets every counter to zero and forgets the issues (observers stay).

@@ -24,9 +24,7 @@ public final class PrivacyControls: @unchecked Sendable {
     }
 
     /// Identifies an observer so it can be removed.
-    public struct ObserverToken: Sendable, Hashable {
-        fileprivate let value: Int
-    }
+    public typealias ObserverToken = DataQuality.ObserverToken
 
     // Safe: every mutable property is only touched while holding `lock`.
     private let lock = NSLock()
@@ -35,8 +33,7 @@ public final class PrivacyControls: @unchecked Sendable {
     private var optedOut: Bool
     private var decisions: [String: ConsentDecision]
     private var requiring: Set<String>
-    private var observers: [Int: @Sendable (PrivacyChange) -> Void] = [:]
-    private var nextObserver = 0
+    private var observers = ObserverRegistry<PrivacyChange>()
 
     /// Restores the privacy state saved in `store`.
     /// - Parameters:
@@ -103,7 +100,7 @@ public final class PrivacyControls: @unchecked Sendable {
                 decisions[category] = decision
                 save(decision.rawValue, forKey: Key.consentPrefix + category)
             }
-            return Array(observers.values)
+            return observers.all
         }
         let effective: ConsentDecision = decision == .notRequired ? .pending : decision
         callbacks.forEach { $0(.consent(category: category, decision: effective)) }
@@ -124,7 +121,7 @@ public final class PrivacyControls: @unchecked Sendable {
                     diagnostics?.record(.privacy, code: "privacy_purge_failed", message: String(describing: error))
                 }
             }
-            return Array(observers.values)
+            return observers.all
         }
         callbacks.forEach { $0(.purged) }
     }
@@ -132,16 +129,12 @@ public final class PrivacyControls: @unchecked Sendable {
     /// Calls `callback` for every later change, outside the lock, on the thread that made it.
     @discardableResult
     public func observe(_ callback: @escaping @Sendable (PrivacyChange) -> Void) -> ObserverToken {
-        lock.withLock {
-            nextObserver += 1
-            observers[nextObserver] = callback
-            return ObserverToken(value: nextObserver)
-        }
+        lock.withLock { observers.add(callback) }
     }
 
     /// Stops calling the observer registered with `token`.
     public func removeObserver(_ token: ObserverToken) {
-        _ = lock.withLock { observers.removeValue(forKey: token.value) }
+        lock.withLock { observers.remove(token) }
     }
 
     private func setOptedOut(_ value: Bool) {
@@ -149,7 +142,7 @@ public final class PrivacyControls: @unchecked Sendable {
             guard optedOut != value else { return [] }
             optedOut = value
             if value { save("true", forKey: Key.optedOut) } else { remove(Key.optedOut) }
-            return Array(observers.values)
+            return observers.all
         }
         callbacks.forEach { $0(value ? .optedOut : .optedIn) }
     }
