@@ -1,0 +1,99 @@
+import DataQuality
+import Dispatcher
+import Foundation
+import TestSupport
+import Testing
+import Tracking
+
+/// Consent and purge across the data-quality stages and the Dispatcher's store.
+@Suite("Privacy through the Dispatcher", .serialized)
+struct PrivacyIntegrationTests {
+    /// A stack whose identifiers live in the store's metadata, as the demo wires it.
+    private func stack(for dispatcher: Dispatcher, consent: [String]) throws -> DataQualityStack {
+        let store = try #require(dispatcher.store)
+        var configuration = TrackingConfiguration(endpoint: URL(string: "http://127.0.0.1:1")!)
+        configuration.consentCategories = consent
+        let identity = ClosureIdentityStore(
+            get: { try? store.metadata($0) }, set: { try store.setMetadata($0, $1) }, remove: { try store.setMetadata($0, nil) })
+        return try DataQualityStack(configuration: configuration, store: identity)
+    }
+
+    @Test("Events that need consent are held in the store, not delivered, until consent is granted; then delivered")
+    func holdThenRelease() async throws {
+        let directory = try TemporaryDirectory(prefix: "privacy-hold")
+        defer { directory.remove() }
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        let dispatcher = try makeDispatcher(directory, server: server)
+        let quality = try stack(for: dispatcher, consent: [Checkout.category])
+        let reporter = EventReporter<Checkout>(plugins: [dispatcher], processors: quality.processors)
+        let id = try #require(reporter.send(name: .view, action: .open).first?.eventID)
+        await dispatcher.flush(timeout: 10)
+        #expect(dispatcher.counters.store.held == 1)
+        #expect(segmentMessageIDs(server).isEmpty, "a held event is not delivered")
+
+        quality.privacy.setConsent(.granted, for: Checkout.category)
+        #expect(try await dispatcher.releaseHeld(category: Checkout.category) == 1)
+        await dispatcher.flush(timeout: 10)
+        #expect(segmentMessageIDs(server) == [id.uuidString.lowercased()])
+        #expect(dispatcher.counters.store.total == 0)
+        await dispatcher.close()
+    }
+
+    @Test("Denied consent deletes the held events; later events of that category are not stored")
+    func holdThenDeny() async throws {
+        let directory = try TemporaryDirectory(prefix: "privacy-deny")
+        defer { directory.remove() }
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        let dispatcher = try makeDispatcher(directory, server: server)
+        let quality = try stack(for: dispatcher, consent: [Checkout.category])
+        let reporter = EventReporter<Checkout>(plugins: [dispatcher], processors: quality.processors)
+        reporter.send(name: .view, action: .open)
+        reporter.send(name: .view, action: .open)
+        _ = await dispatcher.drain(timeout: 10)
+        #expect(dispatcher.counters.store.held == 2)
+        quality.privacy.setConsent(.denied, for: Checkout.category)
+        #expect(try await dispatcher.deleteHeld(category: Checkout.category) == 2)
+        #expect(reporter.send(name: .view, action: .open).isEmpty, "dropped by the privacy gate")
+        await dispatcher.flush(timeout: 10)
+        #expect(dispatcher.counters.store.total == 0)
+        #expect(segmentMessageIDs(server).isEmpty)
+        await dispatcher.close()
+    }
+
+    @Test("Opt-out persists across a restart and stops events at once; purge leaves no rows and no identifiers")
+    func optOutAndPurge() async throws {
+        let directory = try TemporaryDirectory(prefix: "privacy-purge")
+        defer { directory.remove() }
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        var dispatcher = try makeDispatcher(directory, server: server)
+        var quality = try stack(for: dispatcher, consent: [])
+        var reporter = EventReporter<Checkout>(plugins: [dispatcher], processors: quality.processors)
+        let installation = quality.identity.installationID
+        quality.identity.logIn(userID: "user-1")
+        for _ in 0..<5 { reporter.send(name: .pay, action: .tap) }
+        quality.privacy.optOut()
+        #expect(reporter.send(name: .pay, action: .tap).isEmpty, "opt-out takes effect at once")
+        await dispatcher.close()
+
+        dispatcher = try makeDispatcher(directory, server: server)
+        quality = try stack(for: dispatcher, consent: [])
+        reporter = EventReporter<Checkout>(plugins: [dispatcher], processors: quality.processors)
+        #expect(quality.privacy.isOptedOut, "opt-out survived the restart")
+        #expect(reporter.send(name: .pay, action: .tap).isEmpty)
+        #expect(quality.identity.installationID == installation, "the installation id survived the restart")
+        #expect(dispatcher.counters.store.pending == 5)
+
+        quality.purge()
+        try await dispatcher.purge()
+        let store = try #require(dispatcher.store)
+        #expect(store.counts().total == 0)
+        #expect(try dispatcher.records(StoreQuery(status: nil)).isEmpty)
+        #expect(try store.metadata(Identity.Key.installationID) == nil)
+        #expect(try store.metadata(Identity.Key.userID) == nil)
+        #expect(quality.identity.installationID != installation, "a purge starts a new installation")
+        await dispatcher.close()
+    }
+}
