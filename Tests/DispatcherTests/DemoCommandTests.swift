@@ -84,3 +84,27 @@ struct DemoCommandTests {
         #expect(await again.wait(timeout: 30) == 0, "nothing pending: exit 0")
     }
 }
+
+@Suite("demo bench")
+struct BenchCommandTests {
+    @Test("bench --quick --json prints every figure, each sane")
+    func quickBench() async throws {
+        let bench = try DemoProcess(["bench", "--quick", "--json"])
+        #expect(await bench.wait(timeout: 120) == 0, "bench failed: \(bench.standardError)")
+        let data = Data(bench.outputLines.joined(separator: "\n").utf8)
+        let figures = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Double])
+        let keys = ["send_ns_p50", "send_ns_p99", "ingest_events_per_s", "sqlite_reference_rows_per_s",
+                    "delivery_events_per_s", "backlog_events", "baseline_rss_mb", "peak_rss_mb",
+                    "bytes_per_event", "reopen_ms"]
+        for key in keys { #expect(figures[key] != nil, "missing \(key)") }
+        let value = { (key: String) in figures[key] ?? -1 }
+        #expect(value("send_ns_p50") > 0 && value("send_ns_p99") >= value("send_ns_p50"))
+        #expect(value("ingest_events_per_s") > 0 && value("sqlite_reference_rows_per_s") > 0 && value("delivery_events_per_s") > 0)
+        #expect(value("backlog_events") >= 1_000)
+        #expect(value("bytes_per_event") > 16 && value("bytes_per_event") < 10_000, "a stored event has an id and fields")
+        #expect(value("reopen_ms") > 0 && value("reopen_ms") < 60_000)
+        #if os(Linux)
+        #expect(value("baseline_rss_mb") > 0 && value("peak_rss_mb") >= value("baseline_rss_mb"))
+        #endif
+    }
+}
