@@ -137,7 +137,8 @@ struct DispatcherTests {
         #expect(counters.evicted == 15)
         let kept = try dispatcher.records().map(\.id)
         #expect(kept == Array(ids.suffix(10)), "the newest ten are kept")
-        #expect(reports.messages.contains { $0.contains("evicted") })
+        // The report is made by the writer thread just after its commit: give it a moment.
+        #expect(await eventually(timeout: 5) { reports.messages.contains { $0.contains("evicted") } })
         await dispatcher.close()
     }
 
