@@ -643,7 +643,10 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
             "SELECT \(EventStoreSchema.columns) FROM events \(query.status.map { "WHERE status = \(EventStoreSchema.code($0))" } ?? "") "
                 + "ORDER BY \(order) LIMIT ? OFFSET ?"
         case .delivered:
-            "SELECT \(EventStoreSchema.deliveredColumns) FROM delivered ORDER BY \(order) LIMIT ? OFFSET ?"
+            // `seq` can repeat across delivered rows (SQLite reuses the rowids of an emptied
+            // table), so the persisted time comes first there.
+            "SELECT \(EventStoreSchema.deliveredColumns) FROM delivered ORDER BY "
+                + (column == "seq" ? "created_at \(direction), seq \(direction)" : order) + " LIMIT ? OFFSET ?"
         }
         return try withDatabase { database in
             let select = try database.cached(sql)

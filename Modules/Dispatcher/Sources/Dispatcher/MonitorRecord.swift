@@ -79,12 +79,12 @@ public enum MonitorExport {
 
     /// A fixed-width table for a terminal.
     public static func table(_ records: [MonitorRecord]) -> String {
-        let header = ["ID", "CATEGORY", "NAME", "ACTION", "STATUS", "TRIES", "CREATED", "FLAGS / ERROR"]
+        let header = ["ID (END)", "CATEGORY", "NAME", "ACTION", "STATUS", "TRIES", "CREATED", "FLAGS / ERROR"]
         var rows = [header]
         for record in records {
             let note = (record.flags + (record.lastError.map { [$0] } ?? [])).joined(separator: " ")
             rows.append([
-                String(record.id.uuidString.prefix(8)), record.category, record.name, record.action,
+                String(record.id.uuidString.suffix(12)), record.category, record.name, record.action,
                 record.status.rawValue, String(record.attempts), record.createdAt, String(note.prefix(60)),
             ])
         }
