@@ -18,6 +18,9 @@ enum JourneyCommand {
             endpoint: configuration.endpoint.isFileURL ? configuration.endpoint.path : configuration.endpoint.absoluteString,
             format: configuration.format.rawValue, writeKey: configuration.writeKey, appID: configuration.appID)
 
+        // One diagnostics hub: the Dispatcher's storage and delivery problems and the quality
+        // stages' findings, observable, and tracked as events of their own below.
+        let diagnostics = Diagnostics()
         let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
             storePath: storePath, destination: destination,
             batch: BatchConfig(
@@ -26,7 +29,10 @@ enum JourneyCommand {
                 flushInterval: 0),
             retryPolicy: RetryPolicy(maxAttempts: configuration.batch.maxAttempts, maxAge: configuration.batch.maxAge),
             deliveredHistory: 10_000,
-            onDiagnostic: { printError("diagnostic: \($0)") }))
+            onDiagnostic: { problem in
+                printError("diagnostic: \(problem)")
+                diagnostics.record(problem.area == .storage ? .storage : .delivery, code: problem.area.rawValue, message: problem.message)
+            }))
         guard let store = dispatcher.store else { throw DemoError("the store at \(storePath) cannot be opened: \(dispatcher.storage)") }
 
         // Identifiers, session and privacy state live in the store's metadata: one file to purge.
@@ -35,7 +41,7 @@ enum JourneyCommand {
             set: { try store.setMetadata($0, $1) },
             remove: { try store.setMetadata($0, nil) })
         let contract = try configuration.contractPath.map { try DataContract.load(from: URL(fileURLWithPath: $0)) } ?? DemoContract.load()
-        let quality = try DataQualityStack(configuration: configuration, store: identityStore, contract: contract)
+        let quality = try DataQualityStack(configuration: configuration, store: identityStore, contract: contract, diagnostics: diagnostics)
         let bridge = ConsentBridge(dispatcher: dispatcher)
         let privacyToken = quality.privacy.observe { change in bridge.apply(change) }
         defer { quality.privacy.removeObserver(privacyToken) }
@@ -44,6 +50,9 @@ enum JourneyCommand {
         var plugins: [any EventReporterPlugin] = [dispatcher, recorder]
         if !options.has("quiet") { plugins.insert(ConsoleReporter.standardOutput(), at: 0) }
         let reporter = EventReporter<OnboardingAnalytics>(plugins: plugins, processors: quality.processors)
+        let diagnosticsReporter = DiagnosticsReporter(reporter: reporter.reporter(for: TrackingInternal.self))
+        let diagnosticsToken = diagnosticsReporter.attach(to: diagnostics)
+        defer { diagnostics.removeObserver(diagnosticsToken) }
 
         say("▶ journey: onboarding → wishlist → basket  (store \(storePath), delivering to \(destination))")
         ScriptedJourney(
@@ -72,6 +81,8 @@ enum JourneyCommand {
         say("  user             \(quality.identity.userID ?? "logged out"), installation \(quality.identity.installationID.uuidString.lowercased())")
         say("  consent          \(quality.privacy.consentDecisions.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", "))")
         for line in privacyLog { say("  privacy          \(line)") }
+        let snapshot = diagnostics.snapshot()
+        say("  diagnostics      \(snapshot.counters.map { "\($0.key.rawValue) \($0.value)" }.sorted().joined(separator: ", "))")
         say("  drain            \(drained.timedOut ? "timed out" : "completed")")
         say("  inspect with     swift run demo monitor --store \(storePath) --status all --format json")
         return drained.persisted ? 0 : 1
