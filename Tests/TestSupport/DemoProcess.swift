@@ -10,6 +10,8 @@ public final class DemoProcess: @unchecked Sendable {
     private let stdoutPipe = Pipe()
     private let stderrPipe = Pipe()
     private var errorText = Data()
+    private var stdoutClosed = false
+    private var stderrClosed = false
 
     /// The `demo` binary: beside the test bundle in the build folder.
     public static func executableURL() throws -> URL {
@@ -29,15 +31,25 @@ public final class DemoProcess: @unchecked Sendable {
         process.arguments = arguments
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe
-        stdoutPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self, !data.isEmpty else { return }
-            self.lock.withLock { self.append(data) }
+        // Each pipe is drained by a thread of its own with blocking reads: no run loop or
+        // dispatch source is needed, so a busy test process cannot starve the child's output.
+        let output = stdoutPipe.fileHandleForReading
+        let errors = stderrPipe.fileHandleForReading
+        Thread.detachNewThread { [weak self] in
+            while true {
+                let data = output.availableData
+                guard !data.isEmpty, let self else { break }
+                self.lock.withLock { self.append(data) }
+            }
+            self?.lock.withLock { self?.stdoutClosed = true }
         }
-        stderrPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            guard let self, !data.isEmpty else { return }
-            self.lock.withLock { self.errorText.append(data) }
+        Thread.detachNewThread { [weak self] in
+            while true {
+                let data = errors.availableData
+                guard !data.isEmpty, let self else { break }
+                self.lock.withLock { self.errorText.append(data) }
+            }
+            self?.lock.withLock { self?.stderrClosed = true }
         }
         try process.run()
     }
@@ -87,15 +99,10 @@ public final class DemoProcess: @unchecked Sendable {
         return outputLines.count
     }
 
+    /// Waits (briefly) until both pipes reached end of file, so every line is read.
     private func drainPipes() {
-        stdoutPipe.fileHandleForReading.readabilityHandler = nil
-        stderrPipe.fileHandleForReading.readabilityHandler = nil
-        let rest = stdoutPipe.fileHandleForReading.readDataToEndOfFile()
-        let errors = stderrPipe.fileHandleForReading.readDataToEndOfFile()
-        lock.withLock {
-            append(rest)
-            errorText.append(errors)
-        }
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline, !lock.withLock({ stdoutClosed && stderrClosed }) { usleep(1_000) }
     }
 }
 
