@@ -18,15 +18,23 @@ struct PrivacyIntegrationTests {
         return try DataQualityStack(configuration: configuration, store: identity)
     }
 
+    /// A Dispatcher on `directory` delivering to `server`, the quality stages over its store, and
+    /// a reporter through both: the app's wiring.
+    private func pipeline(
+        _ directory: TemporaryDirectory, _ server: LoopbackHTTPServer, consent: [String]
+    ) throws -> (dispatcher: Dispatcher, quality: DataQualityStack, reporter: EventReporter<Checkout>) {
+        let dispatcher = try makeDispatcher(directory, server: server)
+        let quality = try stack(for: dispatcher, consent: consent)
+        return (dispatcher, quality, EventReporter<Checkout>(plugins: [dispatcher], processors: quality.processors))
+    }
+
     @Test("Events that need consent are held in the store, not delivered, until consent is granted; then delivered")
     func holdThenRelease() async throws {
         let directory = try TemporaryDirectory(prefix: "privacy-hold")
         defer { directory.remove() }
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
-        let dispatcher = try makeDispatcher(directory, server: server)
-        let quality = try stack(for: dispatcher, consent: [Checkout.category])
-        let reporter = EventReporter<Checkout>(plugins: [dispatcher], processors: quality.processors)
+        let (dispatcher, quality, reporter) = try pipeline(directory, server, consent: [Checkout.category])
         let id = try #require(reporter.send(name: .view, action: .open).first?.eventID)
         await dispatcher.flush(timeout: 10)
         #expect(dispatcher.counters.store.held == 1)
@@ -46,9 +54,7 @@ struct PrivacyIntegrationTests {
         defer { directory.remove() }
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
-        let dispatcher = try makeDispatcher(directory, server: server)
-        let quality = try stack(for: dispatcher, consent: [Checkout.category])
-        let reporter = EventReporter<Checkout>(plugins: [dispatcher], processors: quality.processors)
+        let (dispatcher, quality, reporter) = try pipeline(directory, server, consent: [Checkout.category])
         reporter.send(name: .view, action: .open)
         reporter.send(name: .view, action: .open)
         _ = await dispatcher.drain(timeout: 10)
@@ -68,9 +74,7 @@ struct PrivacyIntegrationTests {
         defer { directory.remove() }
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
-        var dispatcher = try makeDispatcher(directory, server: server)
-        var quality = try stack(for: dispatcher, consent: [])
-        var reporter = EventReporter<Checkout>(plugins: [dispatcher], processors: quality.processors)
+        var (dispatcher, quality, reporter) = try pipeline(directory, server, consent: [])
         let installation = quality.identity.installationID
         quality.identity.logIn(userID: "user-1")
         for _ in 0..<5 { reporter.send(name: .pay, action: .tap) }
@@ -78,9 +82,7 @@ struct PrivacyIntegrationTests {
         #expect(reporter.send(name: .pay, action: .tap).isEmpty, "opt-out takes effect at once")
         await dispatcher.close()
 
-        dispatcher = try makeDispatcher(directory, server: server)
-        quality = try stack(for: dispatcher, consent: [])
-        reporter = EventReporter<Checkout>(plugins: [dispatcher], processors: quality.processors)
+        (dispatcher, quality, reporter) = try pipeline(directory, server, consent: [])
         #expect(quality.privacy.isOptedOut, "opt-out survived the restart")
         #expect(reporter.send(name: .pay, action: .tap).isEmpty)
         #expect(quality.identity.installationID == installation, "the installation id survived the restart")

@@ -4,14 +4,8 @@ import Foundation
 public struct JourneyStep: Sendable, Equatable, Codable {
     /// What happened.
     public enum Kind: String, Sendable, Codable {
-        /// `send` returned: the event is in the crash-safe journal.
-        case created
-        /// A quality stage flagged it.
-        case flagged
         /// It is in the SQLite store.
         case persisted
-        /// It was put into a delivery batch.
-        case batched
         /// A delivery attempt ended (see ``JourneyStep/detail``).
         case attempt
         /// The destination acknowledged it; it left the store.
