@@ -6,13 +6,9 @@ import Tracking
 enum SchemaValidator {
     /// The folder of the shipped Snowplow schemas.
     static var snowplowSchemas: URL {
-        // Tests/DataQualityTests/SchemaValidator.swift → repository root → ../shared/contracts/snowplow
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let candidates = [
-            root.deletingLastPathComponent().appendingPathComponent("shared/contracts/snowplow"),
-            URL(fileURLWithPath: "/work/shared/contracts/snowplow"),
-        ]
-        return candidates.first { FileManager.default.fileExists(atPath: $0.path) } ?? candidates[0]
+        // Tests/DataQualityTests/SchemaValidator.swift → repository root → Tests/Fixtures/snowplow
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/snowplow", isDirectory: true)
     }
 
     /// The schema file for an Iglu URI such as `iglu:com.snowplowanalytics.snowplow/client_session/jsonschema/1-0-2`.
@@ -49,6 +45,12 @@ enum SchemaValidator {
         let text = String(decoding: data, as: UTF8.self)
         let lines = text.split(separator: "\n").map(String.init)
         if process.terminationStatus == 0 { return [] }
+        if text.contains("No module named 'jsonschema'") {
+            throw SchemaValidationUnavailable(description: "schema validation needs python's jsonschema package: run `python3 -m pip install jsonschema`")
+        }
+        if process.terminationStatus == 127 {
+            throw SchemaValidationUnavailable(description: "schema validation needs python3: install it (`apt-get install python3`)")
+        }
         return lines.isEmpty ? ["validator exited with \(process.terminationStatus)"] : lines
     }
 
@@ -59,4 +61,10 @@ enum SchemaValidator {
         }
         return try errors(of: data, against: schemaFile(for: uri))
     }
+}
+
+/// Why schema validation could not run at all (a missing tool, named with how to install it).
+struct SchemaValidationUnavailable: Error, CustomStringConvertible {
+    /// One line naming what to install.
+    var description: String
 }

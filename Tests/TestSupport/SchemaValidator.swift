@@ -1,6 +1,6 @@
 import Foundation
 
-/// Validates JSON against the Snowplow Iglu schemas in `../shared/contracts/snowplow/`, by
+/// Validates JSON against the Snowplow Iglu schemas kept in `Tests/Fixtures/snowplow/`, by
 /// running `python3` with the `jsonschema` package (draft-04; the Iglu `self` keyword is
 /// ignored, formats such as `uuid` and `date-time` are checked where the package can).
 public enum SchemaValidator {
@@ -15,8 +15,7 @@ public enum SchemaValidator {
         .deletingLastPathComponent()   // TestSupport
         .deletingLastPathComponent()   // Tests
         .deletingLastPathComponent()   // repository root
-        .deletingLastPathComponent()   // its parent
-        .appendingPathComponent("shared/contracts/snowplow", isDirectory: true)
+        .appendingPathComponent("Tests/Fixtures/snowplow", isDirectory: true)
 
     /// Validates `json` against the schema named by `iglu` (for example
     /// `"iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4"`).
@@ -97,10 +96,16 @@ print(json.dumps(errors))
         let data = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = errorOutput.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        let errorText = String(decoding: errorData, as: UTF8.self)
+        if errorText.contains("No module named 'jsonschema'") || errorText.contains("No module named jsonschema") {
+            throw Failure(description: "schema validation needs python's jsonschema package: run `python3 -m pip install jsonschema`")
+        }
+        if process.terminationStatus == 127 || errorText.contains("python3: No such file") {
+            throw Failure(description: "schema validation needs python3: install it (`apt-get install python3`)")
+        }
         guard process.terminationStatus == 0,
               let errors = try? JSONDecoder().decode([String].self, from: data) else {
-            throw Failure(description: "python3 jsonschema failed (\(process.terminationStatus)): "
-                + String(decoding: errorData, as: UTF8.self))
+            throw Failure(description: "python3 jsonschema failed (\(process.terminationStatus)): " + errorText)
         }
         return errors
     }
