@@ -3,4 +3,5 @@
 # Exits non-zero if the build fails or the recorded events are not what was sent.
 set -eu
 cd "$(dirname "$0")"
-exec swift run --scratch-path /tmp/ext-build ExternalFeature
+# A scratch folder of its own inside the example (ignored by git), so two runs never share one.
+exec swift run --scratch-path .build-external ExternalFeature
