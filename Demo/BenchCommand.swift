@@ -91,15 +91,15 @@ struct Benchmark {
             sent += burst
             while true {
                 let current = dispatcher.counters
-                if current.sent - current.persisted - current.dropped <= 30_000 { break }
+                if current.sent - current.persisted - current.refused <= 30_000 { break }
                 usleep(200)
             }
         }
         let persisted = await dispatcher.drain(timeout: 600)
         let ingestSeconds = Double(DispatchTime.now().uptimeNanoseconds - ingestStart) / 1e9
         let counters = dispatcher.counters
-        guard persisted.persisted, counters.dropped == 0, counters.store.pending == backlog else {
-            throw BenchError("ingest incomplete: \(counters.persisted) persisted, \(counters.dropped) dropped, store \(counters.store)")
+        guard persisted.persisted, counters.refused == 0, counters.store.pending == backlog else {
+            throw BenchError("ingest incomplete: \(counters.persisted) persisted, \(counters.refused) dropped, store \(counters.store)")
         }
         latencies.sort()
         result.add("send_ns_p50", Double(latencies[latencies.count / 2]), unit: "ns", target: "≤ 1000")

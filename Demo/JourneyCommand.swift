@@ -12,8 +12,8 @@ enum JourneyCommand {
         let options = try CommandLineOptions(
             arguments, valueOptions: ["store", "endpoint", "format", "write-key", "config"], flagOptions: ["quiet"])
         let storePath = options.value("store") ?? ".demo/demo.sqlite"
-        let folder = (storePath as NSString).deletingLastPathComponent
-        let configuration = try loadConfiguration(options, outbox: ((folder.isEmpty ? "." : folder) as NSString).appendingPathComponent("outbox.ndjson"))
+        let outbox = URL(fileURLWithPath: storePath).deletingLastPathComponent().appendingPathComponent("outbox.ndjson").path
+        let configuration = try loadConfiguration(options, outbox: outbox)
         let destination = try DestinationOptions.make(
             endpoint: configuration.endpoint.isFileURL ? configuration.endpoint.path : configuration.endpoint.absoluteString,
             format: configuration.format.rawValue, writeKey: configuration.writeKey, appID: configuration.appID)

@@ -120,7 +120,7 @@ struct BadInputTests {
         let ndjsonCounters = ndjson.counters
         let segmentCounters = segment.counters
         for (counters, log) in [(ndjsonCounters, ndjsonLog), (segmentCounters, segmentLog)] {
-            #expect(counters.dropped == refusedAtSend.count && counters.sent == Self.eventCount, "\(counters)")
+            #expect(counters.refused == refusedAtSend.count && counters.sent == Self.eventCount, "\(counters)")
             #expect(log.contains("exceeds the journal record limit"), "no reason reported for the refused event: \(log.messages)")
         }
         #expect(ndjsonCounters.flagged > 0, "non-finite numbers were not flagged")

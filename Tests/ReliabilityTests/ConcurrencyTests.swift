@@ -87,7 +87,7 @@ struct ConcurrencyTests {
         let total = Self.threads * Self.perThread
         #expect(sent.count == total, "\(total - sent.count) sends returned no receipt")
         #expect(Set(sent).count == total, "ids repeat")
-        #expect(counters.sent == total && counters.dropped == 0, "\(counters)")
+        #expect(counters.sent == total && counters.refused == 0, "\(counters)")
         #expect(counters.delivered == total && counters.rejected == 0, "\(counters)")
 
         let requests = try SegmentCapture.ids(server)

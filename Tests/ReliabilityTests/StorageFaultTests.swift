@@ -217,7 +217,7 @@ struct StorageFaultTests {
         #expect(receipts.prefix(100).allSatisfy { $0?.form == "memory" })
         #expect(receipts.suffix(50).allSatisfy { $0 == nil })
         var counters = dispatcher.counters
-        #expect(counters.buffered == 100 && counters.dropped == 50 && counters.sent == 150, "\(counters)")
+        #expect(counters.buffered == 100 && counters.refused == 50 && counters.sent == 150, "\(counters)")
         let flushed = await dispatcher.flush(timeout: 1)
         #expect(flushed.stopReason == .queueError)
 
@@ -234,7 +234,7 @@ struct StorageFaultTests {
         #expect(dispatcher.storage == .available)
         #expect(await dispatcher.drain(timeout: 10).persisted)
         counters = dispatcher.counters
-        #expect(counters.buffered == 0 && counters.movedFromMemory == 100 && counters.dropped == 50, "\(counters)")
+        #expect(counters.buffered == 0 && counters.movedFromMemory == 100 && counters.refused == 50, "\(counters)")
         let expected = receipts.prefix(100).compactMap { $0?.eventID }
         #expect(try dispatcher.storedIDs() == expected, "the buffered events are not in the store, in order")
         #expect(log.contains("available again"), "no recovery diagnostic: \(log.messages)")
@@ -288,7 +288,7 @@ struct StorageFaultTests {
             let missing = accepted.filter { !stored.contains($0) }
             #expect(counters.buffered == 0, "round \(round): \(counters.buffered) events stranded in memory after recovery")
             #expect(missing.isEmpty, "round \(round): \(missing.count) of \(accepted.count) accepted events are not in the store")
-            #expect(counters.dropped == 0 && counters.sent == accepted.count, "round \(round): \(counters)")
+            #expect(counters.refused == 0 && counters.sent == accepted.count, "round \(round): \(counters)")
             await dispatcher.close()
         }
     }

@@ -111,7 +111,7 @@ import Tracking
                 break
             }
         }
-        #expect(refused == .full(segments: 2))
+        #expect(refused == .full(bytes: 16_384))
         let huge = EncodedEvent(TrackedEvent(category: "Big", name: "n", action: "a", userData: ["blob": .string(String(repeating: "z", count: 20_000))]))
         #expect(throws: JournalError.self) { try journal.append(huge) }
     }

@@ -7,12 +7,18 @@ import Tracking
 /// with a ``ConfigurationError`` naming the field, instead of misbehaving.
 public struct BatchConfig: Sendable, Equatable, Codable {
     /// The most events the store holds. Past it the oldest pending events are evicted, counted
-    /// and reported. Default 100,000.
+    /// and reported. Default 1,000,000: the byte budget is the bound that usually applies.
     public var maxQueueSize: Int
-    /// The most bytes of events the store holds, evicting the oldest pending past it. Default 64 MiB.
+    /// The byte budget. The store holds at most this many bytes of events (evicting the oldest
+    /// pending past it, counted and reported), and the journal, the durable queue in front of
+    /// the store, holds at most this many bytes of segment files (``JournalConfiguration/maxBytes``).
+    /// Default 256 MiB: about a million typical events of 200–250 bytes, and over 400,000 with
+    /// a hydrated context, so a burst of 300,000 as fast as 8 threads can send fits whole even
+    /// if the store falls behind.
     public var maxQueueBytes: Int
-    /// The most events held in memory while the store cannot be written (full disk, read-only
-    /// folder). Past it new events are dropped, counted and reported. Default 10,000.
+    /// The most events held in memory while the journal cannot take them (the store cannot be
+    /// opened, the journal's budget or the disk is full). Past it new events are refused,
+    /// counted by ``RefusalReason`` and reported. Default 10,000.
     public var overflowQueueSize: Int
     /// The most events in one delivery request; reaching this many pending events also triggers
     /// a delivery. Default 100.
@@ -24,8 +30,8 @@ public struct BatchConfig: Sendable, Equatable, Codable {
 
     /// Creates a configuration; every argument has a sensible default.
     public init(
-        maxQueueSize: Int = 100_000,
-        maxQueueBytes: Int = 64 << 20,
+        maxQueueSize: Int = 1_000_000,
+        maxQueueBytes: Int = 256 << 20,
         overflowQueueSize: Int = 10_000,
         deliverySize: Int = 100,
         flushInterval: TimeInterval = 30,

@@ -39,6 +39,11 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         var persistedSoFar = 0
         var reopenTimer: Task<Void, Never>?
         var closed = false
+        /// Whether a thread is moving what waits in memory into the journal.
+        var moverRunning = false
+        /// Why the journal last refused an event, while it does.
+        var journalProblem: String?
+        var lastRefusalReport: Date?
     }
 
     /// Opens the store (setting a corrupt file aside), replays what a killed run left in the
@@ -48,7 +53,13 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     /// still starts: events wait in memory up to ``BatchConfig/overflowQueueSize``, the problem
     /// is reported through ``DispatcherConfiguration/onDiagnostic`` and ``storage``, and opening
     /// is retried every ``DispatcherConfiguration/storageRetryInterval`` seconds.
-    /// - Throws: ``ConfigurationError`` for an impossible configuration; nothing else.
+    ///
+    /// One store has one writer: when another process (an app extension, a second run) has the
+    /// store open, this Dispatcher is refused at once rather than sharing it, because two writers
+    /// would replay, count and claim the same rows. Give each process its own store path.
+    /// - Throws: ``ConfigurationError`` for an impossible configuration;
+    ///   ``StoreError/inUse(path:pid:)`` ("store in use by process N") when another writer has
+    ///   the store open. Nothing else.
     public init(configuration: DispatcherConfiguration) throws {
         try configuration.batch.validate()
         if !configuration.storageRetryInterval.isFinite || configuration.storageRetryInterval <= 0 {
@@ -57,12 +68,13 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         self.configuration = configuration
         journey = JourneyLog(capacity: max(1, configuration.journeyCapacity))
         overflow = MemoryOverflow(capacity: configuration.batch.overflowQueueSize)
-        if !openBackend() { scheduleReopen() }
+        if try !openBackend(refusingInUse: true) { scheduleReopen() }
     }
 
     /// Tries to open the storage; on success hands over what waited in memory.
+    /// - Parameter refusingInUse: throw ``StoreError/inUse(path:pid:)`` instead of waiting for the other writer.
     @discardableResult
-    private func openBackend() -> Bool {
+    private func openBackend(refusingInUse: Bool = false) throws -> Bool {
         let box = WeakBox<Dispatcher>()
         box.value = self
         let backend: DispatcherBackend
@@ -73,6 +85,7 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
                 onAttempt: { attempt in box.value?.didAttempt(attempt) },
                 onReport: { report in box.value?.didDeliver(report) })
         } catch {
+            if refusingInUse, case StoreError.inUse = error { throw error }
             let reason = "\(error)"
             let changed = lock.withLock {
                 defer { state.storage = .unavailable(reason: reason) }
@@ -94,8 +107,8 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
             return state.storage != .available
         }
         let waiting = overflow.count
-        moveFromMemory(to: backend)
-        if wasUnavailable { diagnose(.storage, "the store is available again; \(waiting) events moved from memory") }
+        startMover(backend)
+        if wasUnavailable { diagnose(.storage, "the store is available again; \(waiting) events waiting in memory move to it") }
         if configuration.strategy.contains(.boot), backend.store.counts().pending > 0 { backend.scheduler?.request() }
         return true
     }
@@ -106,7 +119,7 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
             while !Task.isCancelled {
                 try? await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
                 guard let self, !Task.isCancelled, !self.isClosed else { return }
-                if self.openBackend() { return }
+                if (try? self.openBackend()) == true { return }
             }
         }
         lock.withLock { state.reopenTimer = timer }
@@ -129,35 +142,170 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     // MARK: - Sending
 
     /// Makes the event durable and returns at once; delivery happens later.
-    /// - Returns: a receipt whose form is `journal` (or `memory` while the store is
-    ///   unavailable), or `nil` when the event was dropped (counted and reported).
+    /// - Returns: a receipt whose form is `journal`, or `memory` while the journal cannot take
+    ///   events (the store is not open, the journal's byte budget or the disk is full: they move
+    ///   to the journal, in order, once it can); `nil` when the event was refused, which is
+    ///   counted by ``RefusalReason`` in ``counters`` and reported.
     public func send(_ event: TrackedEvent) -> Receipt? {
-        let encoded = EncodedEvent(event)
-        if let backend {
-            guard backend.ingest.enqueue(encoded) else { return nil }
-            return Receipt(plugin: "dispatcher", eventID: event.id, handledAt: event.timestamp, form: "journal")
+        let form: String
+        switch accept(EncodedEvent(event)) {
+        case .journal: form = "journal"
+        case .memory: form = "memory"
+        case .refused: return nil
         }
-        guard overflow.hold(encoded) else { return nil }
-        // The store may have opened between the check above and `hold`, after its opening moved
-        // what memory held: move this event too, so nothing stays behind in memory.
-        if let backend { moveFromMemory(to: backend) }
-        return Receipt(plugin: "dispatcher", eventID: event.id, handledAt: event.timestamp, form: "memory")
-    }
-
-    /// Hands what waits in memory to the store's journal, in order.
-    private func moveFromMemory(to backend: DispatcherBackend) {
-        let waiting = overflow.takeAll()
-        guard !waiting.isEmpty else { return }
-        let accepted = backend.ingest.enqueue(contentsOf: waiting)
-        if accepted < waiting.count { overflow.putBack(Array(waiting[accepted...])) }
-        lock.withLock { state.counters.movedFromMemory += accepted }
+        return Receipt(plugin: "dispatcher", eventID: event.id, handledAt: event.timestamp, form: form)
     }
 
     /// Makes several events durable under one journal lock.
+    /// - Returns: a receipt for each event accepted (see ``send(_:)``).
     public func send(contentsOf events: [TrackedEvent]) -> [Receipt] {
-        guard let backend else { return events.compactMap { send($0) } }
-        let accepted = backend.ingest.enqueue(contentsOf: events.map(EncodedEvent.init))
-        return events.prefix(accepted).map { Receipt(plugin: "dispatcher", eventID: $0.id, handledAt: $0.timestamp, form: "journal") }
+        let encoded = events.map(EncodedEvent.init)
+        var written = 0
+        if let backend, !overflow.isHolding {
+            let result = backend.ingest.write(contentsOf: encoded)
+            written = result.written
+            if let error = result.error { journalRefused(error) }
+        }
+        var receipts = events.prefix(written).map { Receipt(plugin: "dispatcher", eventID: $0.id, handledAt: $0.timestamp, form: "journal") }
+        for index in written..<events.count {
+            let event = events[index]
+            switch accept(encoded[index]) {
+            case .journal: receipts.append(Receipt(plugin: "dispatcher", eventID: event.id, handledAt: event.timestamp, form: "journal"))
+            case .memory: receipts.append(Receipt(plugin: "dispatcher", eventID: event.id, handledAt: event.timestamp, form: "memory"))
+            case .refused: break
+            }
+        }
+        return receipts
+    }
+
+    /// Where an event went.
+    private enum Placement { case journal, memory, refused }
+
+    /// Puts `event` in the journal, or in memory behind what already waits there, or refuses it.
+    private func accept(_ event: EncodedEvent) -> Placement {
+        let (backend, closed) = lock.withLock { (state.backend, state.closed) }
+        if closed {
+            refuse(1, .closed, detail: "send after close()")
+            return .refused
+        }
+        if let backend, !overflow.isHolding {
+            do {
+                try backend.ingest.write(event)
+                return .journal
+            } catch {
+                switch error {
+                case .recordTooLarge, .closed:
+                    refuse(1, error == .closed ? .closed : .tooLarge, detail: error.description)
+                    return .refused
+                case .full, .io:
+                    journalRefused(error)
+                }
+            }
+        }
+        guard overflow.hold(event) else {
+            refuse(1, .noRoom, detail: lock.withLock { state.journalProblem ?? "storage \(state.storage)" })
+            return .refused
+        }
+        // The store may have opened meanwhile: make sure someone moves this event on.
+        if let backend = self.backend { startMover(backend) }
+        return .memory
+    }
+
+    /// Notes that the journal refused an event that memory will hold, and reports it once.
+    private func journalRefused(_ error: JournalError) {
+        let text = error.description
+        let first = lock.withLock {
+            defer { state.journalProblem = text }
+            return state.journalProblem == nil
+        }
+        if first {
+            diagnose(.storage, "the journal cannot take events (\(text)); they wait in memory (up to \(overflow.capacity)) and move to the journal once it can")
+        }
+        if let backend { startMover(backend) }
+    }
+
+    /// Counts `count` refused events and reports them, at most once a second.
+    private func refuse(_ count: Int, _ reason: RefusalReason, detail: String) {
+        let now = Date()
+        let due = lock.withLock {
+            state.counters.refused += count
+            state.counters.refusals[reason, default: 0] += count
+            state.counters.lastRefusal = "\(reason): \(detail)"
+            guard (state.lastRefusalReport.map { now.timeIntervalSince($0) >= 1 } ?? true) else { return false }
+            state.lastRefusalReport = now
+            return true
+        }
+        if due { diagnose(.storage, "refused events (\(reason): \(detail)); \(counters.refused) refused so far") }
+    }
+
+    /// Starts, unless running, a thread that moves what waits in memory into the journal every
+    /// 20 ms until memory is empty or the Dispatcher closes. A paused or full journal refuses
+    /// such a move at once, without a system call, so this never spins.
+    private func startMover(_ backend: DispatcherBackend) {
+        let start = lock.withLock {
+            guard !state.moverRunning, !state.closed else { return false }
+            state.moverRunning = true
+            return true
+        }
+        guard start else { return }
+        let thread = Thread { [weak self] in
+            while let self {
+                let held = self.moveFromMemory(to: backend)
+                let stop = self.lock.withLock {
+                    if held == 0 || self.state.closed {
+                        self.state.moverRunning = false
+                        return true
+                    }
+                    return false
+                }
+                if stop {
+                    // An event may have been held after the last move: go on if so.
+                    if self.overflow.count > 0, self.restartMover() { continue }
+                    return
+                }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+        }
+        thread.name = "Dispatcher.overflow"
+        thread.start()
+    }
+
+    /// Marks the mover as running again, unless closed or already running.
+    private func restartMover() -> Bool {
+        lock.withLock {
+            guard !state.moverRunning, !state.closed else { return false }
+            state.moverRunning = true
+            return true
+        }
+    }
+
+    /// Hands what waits in memory to the store's journal, in order.
+    /// - Returns: how many still wait in memory.
+    @discardableResult
+    private func moveFromMemory(to backend: DispatcherBackend) -> Int {
+        var waiting = overflow.beginMove()[...]
+        var moved = 0
+        while !waiting.isEmpty {
+            let (written, error) = backend.ingest.write(contentsOf: Array(waiting))
+            moved += written
+            waiting = waiting.dropFirst(written)
+            guard let error else { break }
+            if case .recordTooLarge = error {
+                refuse(1, .tooLarge, detail: error.description)
+                waiting = waiting.dropFirst()
+                continue
+            }
+            break
+        }
+        let held = overflow.finishMove(returning: Array(waiting))
+        let recovered = lock.withLock {
+            state.counters.movedFromMemory += moved
+            guard held == 0, waiting.isEmpty, state.journalProblem != nil else { return false }
+            state.journalProblem = nil
+            return true
+        }
+        if recovered { diagnose(.storage, "the journal takes events again; what waited in memory moved to it") }
+        return held
     }
 
     // MARK: - Delivery control
@@ -240,12 +388,10 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     public var counters: DispatcherCounters {
         var counters = lock.withLock { state.counters }
         counters.buffered = overflow.count
-        counters.dropped = overflow.dropped
-        counters.sent = overflow.count + overflow.dropped
+        counters.sent = counters.buffered + counters.refused
         guard let backend else { return counters }
         let statistics = backend.ingest.statistics
-        counters.sent += statistics.enqueued + statistics.dropped
-        counters.dropped += statistics.dropped
+        counters.sent += statistics.enqueued
         counters.persisted = statistics.persisted
         counters.duplicates = statistics.duplicates
         counters.store = backend.store.counts()
@@ -285,7 +431,7 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
 
     /// Deletes every stored event, the journey, what waits in memory and the store's metadata.
     public func purge() async throws {
-        _ = overflow.takeAll()
+        overflow.removeAll()
         journey.removeAll()
         guard let backend else { return }
         _ = await Self.offload { backend.ingest.waitUntilPersisted(timeout: 10) }

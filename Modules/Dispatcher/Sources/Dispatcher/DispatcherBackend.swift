@@ -15,7 +15,7 @@ struct DispatcherBackend: Sendable {
         onAttempt: @escaping @Sendable (DeliveryAttempt) -> Void,
         onReport: @escaping @Sendable (DeliveryReport) -> Void
     ) throws -> DispatcherBackend {
-        let directory = (configuration.storePath as NSString).deletingLastPathComponent
+        let directory = StorePath.folder(of: configuration.storePath)
         if !directory.isEmpty {
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
@@ -49,11 +49,10 @@ struct DispatcherBackend: Sendable {
         }
     }
 
-    /// The journal holds what waits for the store: sized for `overflowQueueSize` events of
-    /// about 512 bytes, at least two 4 MiB segments.
+    /// The journal holds what waits for the store, bounded by the byte budget
+    /// (``BatchConfig/maxQueueBytes``): segments of an eighth of it, between 64 KiB and 4 MiB.
     static func journalShape(for batch: BatchConfig) -> JournalConfiguration {
-        let segmentBytes = 4 << 20
-        let segments = max(2, (batch.overflowQueueSize * 512 + segmentBytes - 1) / segmentBytes + 1)
-        return JournalConfiguration(segmentBytes: segmentBytes, maxSegments: segments)
+        let segmentBytes = min(4 << 20, max(JournalConfiguration.smallestSegmentBytes, batch.maxQueueBytes / 8))
+        return JournalConfiguration(segmentBytes: segmentBytes, maxBytes: batch.maxQueueBytes)
     }
 }

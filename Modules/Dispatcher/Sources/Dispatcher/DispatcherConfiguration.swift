@@ -93,9 +93,14 @@ public struct DrainResult: Sendable, Equatable {
 public struct DispatcherCounters: Sendable, Equatable {
     /// Events handed to ``Dispatcher/send(_:)``.
     public var sent = 0
-    /// Events refused because neither journal nor store nor memory could take them.
-    public var dropped = 0
-    /// Events waiting in memory because the store cannot be opened.
+    /// Events refused at ``Dispatcher/send(_:)``: neither the journal nor memory took them.
+    public var refused = 0
+    /// ``refused`` by reason.
+    public var refusals: [RefusalReason: Int] = [:]
+    /// The last refusal, with its reason and cause, as text.
+    public var lastRefusal: String?
+    /// Events waiting in memory because the journal cannot take them now (the store is not
+    /// open, the journal's byte budget or the disk is full).
     public var buffered = 0
     /// Events that waited in memory and were handed to the store once it opened.
     public var movedFromMemory = 0

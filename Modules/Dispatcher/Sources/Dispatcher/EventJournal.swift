@@ -16,10 +16,19 @@ import Foundation
 /// Appends rarely wake the consumer (group commit): an idle consumer is woken by the first record,
 /// then lingers for ``lingerInterval`` so that the records arriving meanwhile are committed
 /// together; during the linger an append wakes it only when ``wakeThreshold`` records are waiting
-/// or more than half of the segments are in use. ``wakeConsumer()`` ends a linger at once. On open, segments left by an earlier run are kept, sealed, readable up
-/// to their first zero or torn record, and new appends go to a fresh segment.
+/// or more than half of the byte budget is in use. ``wakeConsumer()`` ends a linger at once.
+///
+/// Faults:
+/// - On open, segments left by an earlier run are kept, sealed, readable up to their first zero
+///   or torn record, and new appends go to a fresh segment numbered above every file in the
+///   folder. A file named like a segment that is not one is removed when empty (a crash while
+///   creating it leaves that) and otherwise renamed `<name>.unreadable`, never reused.
+/// - A segment number taken by a file that appeared meanwhile is skipped, not fatal.
+/// - When the disk cannot hold a full-size segment, smaller ones are tried; when none fits,
+///   appends fail with that error and creating is not tried again for a growing pause (50 ms
+///   up to 2 s), so a full disk costs no system calls per append and no busy loop.
 public final class EventJournal: @unchecked Sendable {
-    // Safe: `segments`, `spare`, `preparing`, `appended`, `consumer`, `lingerBase`, `producerWakeUps`,
+    // Safe: `segments`, `liveBytes`, `spare`, `preparing`, the creation pause fields, `appended`, `consumer`, `lingerBase`, `producerWakeUps`,
     // `wakeRequested` and `isClosed`, and the writable region of the active segment, are only
     // touched while holding `condition`.
     private let condition = NSCondition()
@@ -36,6 +45,14 @@ public final class EventJournal: @unchecked Sendable {
     private var wakeUpCount = 0
     private var wakeRequested = false
     private var isClosed = false
+    /// The capacity of the live segments, against ``JournalConfiguration/maxBytes``.
+    private var liveBytes = 0
+    /// After a failed segment creation: no new attempt before this moment.
+    private var creationPausedUntil: Date?
+    private var creationFailures = 0
+    private var lastCreationError: JournalError?
+    /// After a failed ahead-of-time creation: no new one before this moment.
+    private var preparePausedUntil: Date?
 
     /// The folder holding the segment files.
     public let directory: String
@@ -77,13 +94,21 @@ public final class EventJournal: @unchecked Sendable {
             throw JournalError.io(path: directory, operation: "list", errno: Int32((error as NSError).code))
         }
         var found: [JournalSegment] = []
+        var highest = minimumSegment
         for name in names.sorted() {
-            if let segment = try JournalSegment.openLeftover(directory: directory, name: name) { found.append(segment) }
+            guard let number = JournalSegment.number(fromFileName: name) else { continue }
+            highest = max(highest, number)
+            if let segment = try JournalSegment.openLeftover(directory: directory, name: name) {
+                found.append(segment)
+            } else {
+                JournalSegment.setAsideUnreadable(directory: directory, name: name)
+            }
         }
         found.sort { $0.number < $1.number }
         segments = found
+        liveBytes = found.reduce(0) { $0 + $1.capacity }
         leftoverSegments = found.count
-        nextNumber = max(minimumSegment, found.last?.number ?? 0) + 1
+        nextNumber = highest + 1
     }
 
     // MARK: Appending (any thread)
@@ -144,7 +169,7 @@ public final class EventJournal: @unchecked Sendable {
 
     /// Whether enough records wait for the consumer to take them now rather than after its linger.
     private func manyWaitingLocked() -> Bool {
-        appended - lingerBase >= Self.wakeThreshold || segments.count * 2 > configuration.maxSegments
+        appended - lingerBase >= Self.wakeThreshold || liveBytes * 2 > configuration.maxBytes
     }
 
     /// The segment to write a `frame`-byte record into, rotating when the active one is full.
@@ -153,21 +178,74 @@ public final class EventJournal: @unchecked Sendable {
         let limit = configuration.segmentBytes - JournalSegment.headerSize
         guard frame <= limit else { throw .recordTooLarge(bytes: frame, limit: limit) }
         if let active = segments.last, !active.sealed, active.end + frame <= active.capacity { return active }
-        guard segments.count < configuration.maxSegments else { throw .full(segments: segments.count) }
         // The consumer may be creating this very segment ahead of time: wait for it (rare, short).
         while preparing == nextNumber, !isClosed { condition.wait() }
         guard !isClosed else { throw .closed }
         let next: JournalSegment
-        if let spare, spare.number == nextNumber {
+        if let spare, spare.number == nextNumber, liveBytes + spare.capacity <= configuration.maxBytes {
             next = spare
             self.spare = nil
+            nextNumber += 1
         } else {
-            next = try JournalSegment.create(directory: directory, number: nextNumber, capacity: configuration.segmentBytes)
+            next = try createSegmentLocked(minimumCapacity: JournalSegment.headerSize + frame)
         }
-        nextNumber += 1
         segments.last?.sealed = true
         segments.append(next)
+        liveBytes += next.capacity
         return next
+    }
+
+    /// Creates segment `nextNumber` within the byte budget: full size when it fits, smaller when
+    /// the budget or the disk has less room, skipping numbers taken by files that appeared.
+    /// After a failure, creating is paused (the error is thrown again without a system call).
+    private func createSegmentLocked(minimumCapacity: Int) throws(JournalError) -> JournalSegment {
+        if let until = creationPausedUntil, let error = lastCreationError, Date() < until { throw error }
+        let page = 4_096
+        let smallest = max(JournalConfiguration.smallestSegmentBytes, (minimumCapacity + page - 1) / page * page)
+        let room = (configuration.maxBytes - liveBytes) / page * page
+        guard room >= smallest else { throw .full(bytes: configuration.maxBytes) }
+        var capacity = min(configuration.segmentBytes, room)
+        var skipped = 0
+        while true {
+            do {
+                let segment = try JournalSegment.create(directory: directory, number: nextNumber, capacity: capacity)
+                nextNumber += 1
+                creationPausedUntil = nil
+                creationFailures = 0
+                lastCreationError = nil
+                return segment
+            } catch {
+                if case .io(_, _, let code) = error {
+                    if code == EEXIST, skipped < 1_000 {
+                        nextNumber += 1
+                        skipped += 1
+                        continue
+                    }
+                    if Self.isOutOfSpace(code), capacity / 4 >= smallest {
+                        capacity = capacity / 4 / page * page
+                        continue
+                    }
+                }
+                creationFailures += 1
+                creationPausedUntil = Self.pauseEnd(afterFailures: creationFailures)
+                lastCreationError = error
+                throw error
+            }
+        }
+    }
+
+    /// When creating may be tried again after `failures` failures in a row: 50 ms, doubling up to 2 s.
+    private static func pauseEnd(afterFailures failures: Int) -> Date {
+        Date(timeIntervalSinceNow: min(2, 0.05 * Double(1 << min(max(failures - 1, 0), 6))))
+    }
+
+    /// Whether `code` says the disk (or a quota or size limit) has no room.
+    static func isOutOfSpace(_ code: Int32) -> Bool { code == ENOSPC || code == EDQUOT || code == EFBIG }
+
+    /// Whether creating segments is paused after a failure (a full disk): appends that need a new
+    /// segment fail at once until the pause ends.
+    public var isCreationPaused: Bool {
+        condition.withLock { creationPausedUntil.map { Date() < $0 } ?? false }
     }
 
     /// Events appended since the journal was opened.
@@ -279,7 +357,9 @@ public final class EventJournal: @unchecked Sendable {
                 let consumed = first.number < position.segment
                     || (includingLast && first.number == position.segment && first.end <= position.offset && segments.count == 1)
                 guard consumed else { break }
-                removed.append(segments.removeFirst())
+                let segment = segments.removeFirst()
+                liveBytes -= segment.capacity
+                removed.append(segment)
             }
             return removed
         }
@@ -291,15 +371,24 @@ public final class EventJournal: @unchecked Sendable {
     public func prepareNextSegment() {
         let number: UInt64? = condition.withLock {
             guard spare == nil, preparing == nil, !isClosed, let active = segments.last, !active.sealed,
-                  active.end > active.capacity / 2 else { return nil }
+                  active.end > active.capacity / 2,
+                  liveBytes + configuration.segmentBytes <= configuration.maxBytes,
+                  (creationPausedUntil ?? .distantPast) <= Date(), (preparePausedUntil ?? .distantPast) <= Date() else { return nil }
             preparing = nextNumber
             return nextNumber
         }
         guard let number else { return }
-        let segment = try? JournalSegment.create(directory: directory, number: number, capacity: configuration.segmentBytes)
+        var failure: JournalError?
+        let segment: JournalSegment?
+        do { segment = try JournalSegment.create(directory: directory, number: number, capacity: configuration.segmentBytes) } catch {
+            segment = nil
+            failure = error
+        }
         let unused: JournalSegment? = condition.withLock {
             preparing = nil
             condition.broadcast()
+            // The disk may be short: appends try smaller segments themselves; creating ahead pauses.
+            preparePausedUntil = failure == nil ? nil : Self.pauseEnd(afterFailures: 7)
             if spare == nil, nextNumber == number, !isClosed {
                 spare = segment
                 return nil

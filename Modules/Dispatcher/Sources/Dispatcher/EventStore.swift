@@ -32,6 +32,8 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     private var counters = StoreCounts()
     private var recovered: String?
     private var closedByUser = false
+    /// The writer's claim on the store; `nil` when opened for reading.
+    private var writerLock: StoreLock?
     /// No pending row has a `seq` below this.
     private var pendingFloor: Int64 = 0
     /// The rows in flight claimed through this store: id → seq and size.
@@ -60,6 +62,8 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     ///   - path: the SQLite file.
     ///   - limits: the bounds enforced on insert.
     ///   - readOnly: open for reading only. Defaults to `false`.
+    /// A writable open claims the store for this process (`<path>.lock`): a second writer is
+    /// refused with ``StoreError/inUse(path:pid:)`` until ``close()``, or the owner's death.
     /// - Throws: ``StoreError`` when the file cannot be created or opened (read-only or missing
     ///   folder, full disk). A corrupt file does not throw: it is set aside, see ``recoveredFrom``.
     ///   With `readOnly`, a missing file throws ``StoreError/cannotOpen(path:reason:errno:)``, and
@@ -68,10 +72,27 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
         self.path = path
         self.limits = limits
         self.isReadOnly = readOnly
-        try lock.withLock { try readOnly ? openForReadingLocked() : openLocked() }
+        try lock.withLock {
+            if readOnly { return try openForReadingLocked() }
+            let folder = StorePath.folder(of: path)
+            if !folder.isEmpty { try FileProtection.createDirectory(atPath: folder) }
+            var isFolder: ObjCBool = false
+            if path.isEmpty || (FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue) {
+                throw StoreError.cannotOpen(path: path, reason: "the store path must name a file, not a folder", errno: EISDIR)
+            }
+            writerLock = try StoreLock(storePath: path)
+            do { try openLocked() } catch {
+                writerLock?.release()
+                writerLock = nil
+                throw error
+            }
+        }
     }
 
-    deinit { database?.close() }
+    deinit {
+        database?.close()
+        writerLock?.release()
+    }
 
     /// The path a damaged store file was renamed to when this store was opened (or later, when
     /// damage was found during an operation); `nil` when no recovery happened.
@@ -80,7 +101,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     // MARK: Opening
 
     private func openLocked() throws {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = StorePath.folder(of: path)
         if !folder.isEmpty { try FileProtection.createDirectory(atPath: folder) }
         do {
             try openFile()
@@ -805,6 +826,8 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
             closedByUser = true
             database?.close()
             database = nil
+            writerLock?.release()
+            writerLock = nil
         }
     }
 

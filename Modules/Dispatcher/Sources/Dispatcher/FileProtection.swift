@@ -29,7 +29,7 @@ public enum FileProtection {
             }
             return
         }
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = StorePath.folder(of: path)
         if !parent.isEmpty, parent != path { try createDirectory(atPath: parent) }
         if mkdir(path, directoryMode) != 0, errno != EEXIST {
             let code = errno

@@ -11,9 +11,10 @@ import Foundation
 /// - On start, segments left by an earlier run are replayed into the store first (ids already
 ///   there are ignored), before the writer takes new events.
 /// - When the store fails (full disk, read-only folder), events wait in the journal, bounded by
-///   ``JournalConfiguration/maxSegments``; the error is reported and the write retried with a
+///   ``JournalConfiguration/maxBytes``; the error is reported and the write retried with a
 ///   growing interval. When the journal cannot take an event either, ``enqueue(_:)`` returns
-///   `false` and the event is counted as dropped. Nothing here crashes on I/O.
+///   `false` and the event is counted as dropped (the ``Dispatcher`` uses ``write(_:)`` instead
+///   and keeps such events in memory). Nothing here crashes on I/O.
 /// - ``close(timeout:)`` persists everything enqueued, then stops the thread.
 public final class IngestWriter: @unchecked Sendable {
     // Safe: `committed`, `stats`, `stopping`, `finished`, `crashed` and `lastReport` are guarded
@@ -98,6 +99,18 @@ public final class IngestWriter: @unchecked Sendable {
         let (written, error) = journal.append(contentsOf: events)
         if let error { dropped(events.count - written, error) }
         return written
+    }
+
+    /// Appends `event` to the journal, or throws why it could not; counts nothing (the caller
+    /// decides what happens to a refused event).
+    func write(_ event: EncodedEvent) throws(JournalError) {
+        try journal.append(event)
+    }
+
+    /// Appends a prefix of `events` to the journal; counts nothing.
+    /// - Returns: how many were written, and the error that stopped the rest.
+    func write(contentsOf events: [EncodedEvent]) -> (written: Int, error: JournalError?) {
+        journal.append(contentsOf: events)
     }
 
     private func dropped(_ count: Int, _ error: JournalError) {

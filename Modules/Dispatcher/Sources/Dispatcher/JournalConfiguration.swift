@@ -1,18 +1,34 @@
-/// The shape of an ``EventJournal``: segment size and how many segments may wait for the store.
+/// The shape of an ``EventJournal``: segment size and the byte budget of the segments that wait
+/// for the store.
 public struct JournalConfiguration: Sendable, Equatable {
-    /// Bytes per segment file (rounded up to a multiple of 4 KiB). A record must fit in one segment.
+    /// Bytes per segment file (rounded up to a multiple of 4 KiB). A record must fit in one
+    /// segment. When the disk cannot hold a segment this large, smaller ones are tried (down to
+    /// ``smallestSegmentBytes``), so a nearly full disk still takes events.
     public var segmentBytes: Int
-    /// The most segment files at once; when all are full of events not yet in the store,
-    /// appends fail with ``JournalError/full(segments:)``. Bounds memory and disk use.
-    public var maxSegments: Int
+    /// The most bytes of segment files on disk at once. When the segments holding events not yet
+    /// in the store reach it, appends fail with ``JournalError/full(bytes:)``. Bounds disk and
+    /// memory use, in bytes rather than in events.
+    public var maxBytes: Int
 
-    /// Creates a configuration.
+    /// The smallest segment tried when the disk is short of space.
+    public static let smallestSegmentBytes = 64 << 10
+
+    /// Creates a configuration bounded by bytes.
     /// - Parameters:
     ///   - segmentBytes: bytes per segment. Defaults to 4 MiB.
-    ///   - maxSegments: the most segments. Defaults to 16 (64 MiB with the default size).
-    public init(segmentBytes: Int = 4 << 20, maxSegments: Int = 16) {
+    ///   - maxBytes: the journal's byte budget. Defaults to 256 MiB; at least two segments.
+    public init(segmentBytes: Int = 4 << 20, maxBytes: Int = 256 << 20) {
         let page = 4_096
         self.segmentBytes = max(2 * page, (segmentBytes + page - 1) / page * page)
-        self.maxSegments = max(2, maxSegments)
+        self.maxBytes = max(2 * self.segmentBytes, maxBytes)
+    }
+
+    /// Creates a configuration bounded by a number of full-size segments.
+    /// - Parameters:
+    ///   - segmentBytes: bytes per segment.
+    ///   - maxSegments: the most full-size segments (at least 2).
+    public init(segmentBytes: Int, maxSegments: Int) {
+        self.init(segmentBytes: segmentBytes, maxBytes: 0)
+        maxBytes = self.segmentBytes * max(2, maxSegments)
     }
 }

@@ -93,6 +93,20 @@ final class JournalSegment: @unchecked Sendable {
         return segment
     }
 
+    /// Moves a file named like a segment that is not one out of the way: removed when it is too
+    /// short to hold a record (a process killed while creating it leaves an empty file), otherwise
+    /// renamed `<name>.unreadable` and kept. Either way its number is never reused.
+    static func setAsideUnreadable(directory: String, name: String) {
+        let path = directory + "/" + name
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }
+        if Int(info.st_size) < headerSize + 8 {
+            unlink(path)
+        } else {
+            _ = rename(path, path + ".unreadable")
+        }
+    }
+
     /// The offset just past the last readable record.
     private func scanEnd() -> Int {
         var offset = Self.headerSize

@@ -1,45 +1,54 @@
 import Foundation
 
-/// Events held in memory while the store cannot be opened, bounded by count.
+/// Events held in memory while the journal cannot take them (the store cannot be opened, the
+/// journal's byte budget is full, the disk is full), bounded by count, oldest first.
 ///
-/// What does not fit is counted as dropped; nothing here blocks or throws.
+/// While events are held or being moved out, new events queue behind them, so the journal
+/// receives everything in the order it was sent. Nothing here blocks or throws.
 final class MemoryOverflow: @unchecked Sendable {
-    // Safe: `events` and `droppedCount` are only touched while holding `lock`.
+    // Safe: `events` and `moving` are only touched while holding `lock`.
     private let lock = NSLock()
     private var events: [EncodedEvent] = []
-    private var droppedCount = 0
+    private var moving = false
     let capacity: Int
 
     init(capacity: Int) { self.capacity = max(0, capacity) }
 
-    /// Holds `event`; `false` when full (the event is counted as dropped).
+    /// Holds `event`; `false` when full (the caller counts the refusal).
     func hold(_ event: EncodedEvent) -> Bool {
         lock.withLock {
-            guard events.count < capacity else {
-                droppedCount += 1
-                return false
-            }
+            guard events.count < capacity else { return false }
             events.append(event)
             return true
         }
     }
 
-    /// Takes every held event, oldest first.
-    func takeAll() -> [EncodedEvent] {
+    /// Whether events are held or being moved out: new events must then queue here too.
+    var isHolding: Bool { lock.withLock { moving || !events.isEmpty } }
+
+    /// Takes every held event, oldest first, and marks a move in progress until ``finishMove(returning:)``.
+    func beginMove() -> [EncodedEvent] {
         lock.withLock {
+            moving = true
             defer { events.removeAll() }
             return events
         }
     }
 
-    /// Puts events back at the front (when handing them over failed part-way).
-    func putBack(_ returned: [EncodedEvent]) {
-        lock.withLock { events.insert(contentsOf: returned, at: 0) }
+    /// Ends a move, putting back at the front what could not be moved.
+    /// - Returns: how many events are held afterwards.
+    @discardableResult
+    func finishMove(returning unmoved: [EncodedEvent]) -> Int {
+        lock.withLock {
+            events.insert(contentsOf: unmoved, at: 0)
+            moving = false
+            return events.count
+        }
     }
+
+    /// Removes every held event (purge).
+    func removeAll() { lock.withLock { events.removeAll() } }
 
     /// Events held now.
     var count: Int { lock.withLock { events.count } }
-
-    /// Events refused because the buffer was full.
-    var dropped: Int { lock.withLock { droppedCount } }
 }

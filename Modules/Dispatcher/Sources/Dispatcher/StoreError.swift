@@ -12,6 +12,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case corrupt(path: String, setAsidePath: String?, cause: SQLiteError)
     /// The store was closed.
     case closed(path: String)
+    /// Another writer (process `pid`, when known) has the store open: two writers on one store
+    /// would claim and count the same rows, so the second is refused. Readers are not affected.
+    case inUse(path: String, pid: Int32?)
     /// Any other SQLite failure.
     case sqlite(path: String, cause: SQLiteError)
 
@@ -35,6 +38,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case let .corrupt(path, setAside, cause):
             "store \(path) was corrupt (\(cause))" + (setAside.map { "; set aside as \($0)" } ?? "")
         case let .closed(path): "store \(path) is closed"
+        case let .inUse(path, pid): "store in use by process \(pid.map(String.init) ?? "unknown"): \(path) has another writer; use one store per process"
         case let .sqlite(path, cause): "store \(path): \(cause)"
         }
     }

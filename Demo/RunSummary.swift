@@ -1,0 +1,53 @@
+import Dispatcher
+import Foundation
+
+/// The counts a command ends with: what was sent through the Dispatcher during the command,
+/// and what became of it (persisted, refused with the reasons, evicted, delivered, stranded).
+struct RunSummary {
+    /// Events handed to the Dispatcher.
+    var sent: Int
+    /// Events of this run that reached the store.
+    var persisted: Int
+    /// Events refused at `send`.
+    var refused: Int
+    /// Refusals by reason.
+    var refusals: [RefusalReason: Int]
+    /// The last refusal's reason and cause.
+    var lastRefusal: String?
+    /// Events evicted by the byte budget or the count bound during the run.
+    var evicted: Int
+    /// Events the destination acknowledged during the run.
+    var delivered: Int
+    /// Events accepted but not in the store when the command ended (still in the journal or
+    /// in memory), with why.
+    var stranded: Int
+    var strandedReason: String?
+
+    /// The difference between counters read when the command started and when it ended.
+    init(from start: DispatcherCounters, to end: DispatcherCounters, strandedReason: String? = nil) {
+        sent = end.sent - start.sent
+        persisted = end.persisted - start.persisted
+        refused = end.refused - start.refused
+        refusals = end.refusals.merging(start.refusals.mapValues { -$0 }) { $0 + $1 }.filter { $0.value > 0 }
+        lastRefusal = refused > 0 ? end.lastRefusal : nil
+        evicted = end.evicted - start.evicted
+        delivered = end.delivered - start.delivered
+        stranded = max(0, sent - refused - persisted)
+        self.strandedReason = stranded > 0 ? (strandedReason ?? "not yet written to the store") : nil
+    }
+
+    /// Nothing refused and nothing stranded.
+    var isComplete: Bool { refused == 0 && stranded == 0 }
+
+    /// `sent 1000, persisted 1000, refused 0, evicted 0, delivered 0, stranded 0`, followed by
+    /// the reasons for anything refused or stranded.
+    var line: String {
+        var text = "sent \(sent), persisted \(persisted), refused \(refused), evicted \(evicted), delivered \(delivered), stranded \(stranded)"
+        if refused > 0 {
+            let reasons = refusals.sorted { $0.value > $1.value }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            text += "; refused: \(reasons)" + (lastRefusal.map { " (last: \($0))" } ?? "")
+        }
+        if let strandedReason { text += "; stranded: \(strandedReason)" }
+        return text
+    }
+}

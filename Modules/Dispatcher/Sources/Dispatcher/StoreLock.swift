@@ -1,0 +1,67 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The exclusive claim one process holds on a store while it writes it: `<store>.lock`, locked
+/// with `flock` and holding the owner's process id.
+///
+/// Two writers on one store would each replay, count and claim the same rows, so a second one
+/// (another process, or a second open in the same process) is refused at once with
+/// ``StoreError/inUse(path:pid:)``. The kernel releases the lock when the owner closes the store
+/// or dies, even by `kill -9`, so a crashed run never blocks the next one. Readers (the monitor)
+/// need no lock.
+final class StoreLock: @unchecked Sendable {
+    // Safe: `descriptor` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private var descriptor: Int32
+
+    /// The lock file.
+    let path: String
+
+    /// Takes the lock on the store at `storePath`, or throws.
+    /// - Throws: ``StoreError/inUse(path:pid:)`` when another writer holds it,
+    ///   ``StoreError/cannotOpen(path:reason:errno:)`` when the lock file cannot be made.
+    init(storePath: String) throws(StoreError) {
+        path = storePath + ".lock"
+        let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, FileProtection.fileMode)
+        guard descriptor >= 0 else {
+            let code = errno
+            throw .cannotOpen(path: path, reason: "cannot create the lock file: \(FileProtection.describe(code))", errno: code)
+        }
+        _ = fchmod(descriptor, FileProtection.fileMode)
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            let owner = Self.readOwner(descriptor)
+            close(descriptor)
+            if code == EWOULDBLOCK || code == EAGAIN { throw .inUse(path: storePath, pid: owner) }
+            throw .cannotOpen(path: path, reason: "cannot lock: \(FileProtection.describe(code))", errno: code)
+        }
+        var text = Array("\(getpid())\n".utf8)
+        _ = ftruncate(descriptor, 0)
+        _ = pwrite(descriptor, &text, text.count, 0)
+        self.descriptor = descriptor
+    }
+
+    deinit { release() }
+
+    /// Gives the lock up (closing the file releases it). Idempotent.
+    func release() {
+        lock.withLock {
+            guard descriptor >= 0 else { return }
+            close(descriptor)
+            descriptor = -1
+        }
+    }
+
+    /// The process id written in the lock file by its owner, when readable.
+    private static func readOwner(_ descriptor: Int32) -> Int32? {
+        var buffer = [UInt8](repeating: 0, count: 32)
+        let count = pread(descriptor, &buffer, buffer.count, 0)
+        guard count > 0 else { return nil }
+        let text = String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return Int32(text)
+    }
+}
