@@ -14,11 +14,12 @@ enum DemoCommand {
           Runs the journey with the console plugin on and the Dispatcher persisting to PATH
           (default .demo/demo.sqlite), delivering to an NDJSON outbox beside the store unless
           --endpoint is given, then prints a summary.
-      demo generate --count N --store PATH [--threads N] [--print-ids]
+      demo generate --count N --store PATH [--threads N] [--timeout SECONDS] [--print-ids]
           Sends N events across the three features from N threads (default 1) through a
           Dispatcher on PATH with the default configuration, without delivering. --print-ids
           prints each id as soon as its send returned. The last line counts sent, persisted,
-          refused (with the reasons), evicted and stranded; exit 1 if any was refused or stranded.
+          refused (with the reasons), evicted and stranded, waiting up to --timeout (default 120)
+          for the store; exit 1 if any was refused or stranded.
       demo monitor --store PATH [--format table|json|csv] [--status pending|held|delivered|rejected|all]
           [--sort created|category|name|status|attempts] [--limit N]
           Shows what the store holds.

@@ -5,15 +5,16 @@ import Onboarding
 import Tracking
 import Wishlist
 
-/// `demo generate --count N --store PATH [--threads N] [--print-ids]`: load through a real
-/// Dispatcher with the default configuration, no delivery. The last line counts sent, persisted,
-/// refused (with the reasons), evicted and stranded; the exit status is 1 when anything was
-/// refused or stranded.
+/// `demo generate --count N --store PATH [--threads N] [--timeout SECONDS] [--print-ids]`: load
+/// through a real Dispatcher with the default configuration, no delivery. The last line counts
+/// sent, persisted, refused (with the reasons), evicted and stranded, and the CPU time used; the
+/// exit status is 1 when anything was refused or stranded.
 enum GenerateCommand {
     static func run(_ arguments: [String]) async throws -> Int32 {
-        let options = try CommandLineOptions(arguments, valueOptions: ["count", "store", "threads"], flagOptions: ["print-ids"])
+        let options = try CommandLineOptions(arguments, valueOptions: ["count", "store", "threads", "timeout"], flagOptions: ["print-ids"])
         let count = try options.int("count", default: 1_000, in: 0...100_000_000)
         let threads = try options.int("threads", default: 1, in: 1...64)
+        let timeout = try options.int("timeout", default: 120, in: 1...86_400)
         guard let store = options.value("store") else { throw UsageError("generate needs --store PATH") }
         let printIDs = options.has("print-ids")
 
@@ -32,14 +33,14 @@ enum GenerateCommand {
                 }
             }
         }
-        let drained = await dispatcher.drain(timeout: 120)
+        let drained = await dispatcher.drain(timeout: TimeInterval(timeout))
         let end = dispatcher.counters
         let elapsed = Date().timeIntervalSince(started)
         await dispatcher.close()
         let summary = RunSummary(
             from: start, to: end,
-            strandedReason: drained.timedOut ? "the store did not take them within 120 s; they stay in the journal for the next run" : nil)
-        printError("generate: \(summary.line) in \(String(format: "%.2f", elapsed)) s with \(threads) thread\(threads == 1 ? "" : "s")")
+            strandedReason: drained.timedOut ? "the store did not take them within \(timeout) s (\(dispatcher.storage))" : nil)
+        printError("generate: \(summary.line) in \(String(format: "%.2f", elapsed)) s with \(threads) thread\(threads == 1 ? "" : "s"), \(ProcessCPU.now())")
         return summary.isComplete ? 0 : 1
     }
 }

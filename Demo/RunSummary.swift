@@ -24,6 +24,8 @@ struct RunSummary {
     var strandedReason: String?
 
     /// The difference between counters read when the command started and when it ended.
+    /// - Parameter strandedReason: why events were not in the store at the end, when known;
+    ///   otherwise the summary says where they wait.
     init(from start: DispatcherCounters, to end: DispatcherCounters, strandedReason: String? = nil) {
         sent = end.sent - start.sent
         persisted = end.persisted - start.persisted
@@ -33,7 +35,12 @@ struct RunSummary {
         evicted = end.evicted - start.evicted
         delivered = end.delivered - start.delivered
         stranded = max(0, sent - refused - persisted)
-        self.strandedReason = stranded > 0 ? (strandedReason ?? "not yet written to the store") : nil
+        let inMemory = min(stranded, end.buffered)
+        var places: [String] = []
+        if stranded > inMemory { places.append("\(stranded - inMemory) in the journal, stored on the next start") }
+        if inMemory > 0 { places.append("\(inMemory) in memory, lost when the process ends") }
+        self.strandedReason = stranded > 0
+            ? [strandedReason, places.joined(separator: ", ")].compactMap { $0 }.joined(separator: ": ") : nil
     }
 
     /// Nothing refused and nothing stranded.

@@ -99,6 +99,7 @@ final class IngestProbe: @unchecked Sendable {
             let delivered = try store.claimBatch(limit: 50, maxBytes: .max, now: Date())
             try store.acknowledge(delivered.map(\.event.id))
             _ = try store.claimBatch(limit: 10, maxBytes: .max, now: Date()) // left in flight
+            store.close() // the dead process's descriptors close, and its claim on the store ends
         }
         let store = try EventStore(path: path)
         let writer = try IngestWriter(store: store)

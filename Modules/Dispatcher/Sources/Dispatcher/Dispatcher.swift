@@ -29,6 +29,8 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     public let journey: JourneyLog
     private let overflow: MemoryOverflow
     private let lock = NSLock()
+    /// Held while events move from memory to the journal, so moves never overlap or reorder.
+    private let moveLock = NSLock()
     private var state = State()
 
     private struct State {
@@ -107,7 +109,7 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
             return state.storage != .available
         }
         let waiting = overflow.count
-        startMover(backend)
+        if moveFromMemory(to: backend) > 0 { startMover(backend) }
         if wasUnavailable { diagnose(.storage, "the store is available again; \(waiting) events waiting in memory move to it") }
         if configuration.strategy.contains(.boot), backend.store.counts().pending > 0 { backend.scheduler?.request() }
         return true
@@ -283,6 +285,8 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     /// - Returns: how many still wait in memory.
     @discardableResult
     private func moveFromMemory(to backend: DispatcherBackend) -> Int {
+        moveLock.lock()
+        defer { moveLock.unlock() }
         var waiting = overflow.beginMove()[...]
         var moved = 0
         while !waiting.isEmpty {
@@ -308,6 +312,17 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         return held
     }
 
+    /// Moves what waits in memory to the journal, retrying every 20 ms until nothing is left or
+    /// `deadline` passes. Blocking: call it off Swift's cooperative pool.
+    /// - Returns: whether memory is empty.
+    private func moveAllFromMemory(to backend: DispatcherBackend, deadline: Date) -> Bool {
+        while moveFromMemory(to: backend) > 0 {
+            guard Date() < deadline else { return false }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return true
+    }
+
     // MARK: - Delivery control
 
     /// Persists everything sent so far, then delivers now, and returns what happened.
@@ -321,7 +336,9 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
             report.lastError = "storage \(storage)"
             return report
         }
-        _ = await Self.offload { backend.ingest.waitUntilPersisted(timeout: timeout) }
+        _ = await Self.offload { [self] in
+            moveAllFromMemory(to: backend, deadline: deadline) && backend.ingest.waitUntilPersisted(timeout: max(0, deadline.timeIntervalSinceNow))
+        }
         guard let scheduler = backend.scheduler else { return DeliveryReport() }
         // A round already running (automatic, or a request in flight) may outlast the timeout.
         guard let report = await withTimeout(max(0, deadline.timeIntervalSinceNow), { await scheduler.flush(deadline: deadline) }) else {
@@ -340,7 +357,9 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     public func drain(timeout: TimeInterval) async -> DrainResult {
         let deadline = Date().addingTimeInterval(timeout)
         guard let backend else { return DrainResult(persisted: false, deliveryAttempted: false, timedOut: false, report: nil) }
-        let persisted = await Self.offload { backend.ingest.waitUntilPersisted(timeout: timeout) }
+        let persisted = await Self.offload { [self] in
+            moveAllFromMemory(to: backend, deadline: deadline) && backend.ingest.waitUntilPersisted(timeout: max(0, deadline.timeIntervalSinceNow))
+        }
         guard persisted else { return DrainResult(persisted: false, deliveryAttempted: false, timedOut: true, report: nil) }
         guard let scheduler = backend.scheduler else {
             return DrainResult(persisted: true, deliveryAttempted: true, timedOut: false, report: nil)
@@ -451,7 +470,11 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         // A request in flight may take long: wait for it at most `timeout` (its events stay in
         // flight in the store and are released to pending on the next open).
         if let scheduler = backend.scheduler { _ = await withTimeout(timeout) { await scheduler.close() } }
-        _ = await Self.offload { backend.ingest.close(timeout: timeout) }
+        _ = await Self.offload { [self] in
+            // What waits in memory is lost with the process: give the journal a last chance.
+            moveFromMemory(to: backend)
+            return backend.ingest.close(timeout: timeout)
+        }
         backend.store.close()
     }
 

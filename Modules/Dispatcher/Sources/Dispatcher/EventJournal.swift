@@ -201,7 +201,8 @@ public final class EventJournal: @unchecked Sendable {
     private func createSegmentLocked(minimumCapacity: Int) throws(JournalError) -> JournalSegment {
         if let until = creationPausedUntil, let error = lastCreationError, Date() < until { throw error }
         let page = 4_096
-        let smallest = max(JournalConfiguration.smallestSegmentBytes, (minimumCapacity + page - 1) / page * page)
+        let needed = (minimumCapacity + page - 1) / page * page
+        let smallest = max(needed, min(configuration.segmentBytes, JournalConfiguration.smallestSegmentBytes))
         let room = (configuration.maxBytes - liveBytes) / page * page
         guard room >= smallest else { throw .full(bytes: configuration.maxBytes) }
         var capacity = min(configuration.segmentBytes, room)

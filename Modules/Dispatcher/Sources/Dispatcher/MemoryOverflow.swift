@@ -9,7 +9,8 @@ final class MemoryOverflow: @unchecked Sendable {
     // Safe: `events` and `moving` are only touched while holding `lock`.
     private let lock = NSLock()
     private var events: [EncodedEvent] = []
-    private var moving = false
+    /// How many events a move in progress took out (`nil` when no move is in progress).
+    private var moving: Int?
     let capacity: Int
 
     init(capacity: Int) { self.capacity = max(0, capacity) }
@@ -24,12 +25,12 @@ final class MemoryOverflow: @unchecked Sendable {
     }
 
     /// Whether events are held or being moved out: new events must then queue here too.
-    var isHolding: Bool { lock.withLock { moving || !events.isEmpty } }
+    var isHolding: Bool { lock.withLock { moving != nil || !events.isEmpty } }
 
     /// Takes every held event, oldest first, and marks a move in progress until ``finishMove(returning:)``.
     func beginMove() -> [EncodedEvent] {
         lock.withLock {
-            moving = true
+            moving = events.count
             defer { events.removeAll() }
             return events
         }
@@ -41,7 +42,7 @@ final class MemoryOverflow: @unchecked Sendable {
     func finishMove(returning unmoved: [EncodedEvent]) -> Int {
         lock.withLock {
             events.insert(contentsOf: unmoved, at: 0)
-            moving = false
+            moving = nil
             return events.count
         }
     }
@@ -49,6 +50,6 @@ final class MemoryOverflow: @unchecked Sendable {
     /// Removes every held event (purge).
     func removeAll() { lock.withLock { events.removeAll() } }
 
-    /// Events held now.
-    var count: Int { lock.withLock { events.count } }
+    /// Events held now, counting those a move in progress has not finished with.
+    var count: Int { lock.withLock { events.count + (moving ?? 0) } }
 }
