@@ -34,6 +34,7 @@ enum JourneyCommand {
                 diagnostics.record(problem.area == .storage ? .storage : .delivery, code: problem.area.rawValue, message: problem.message)
             }))
         guard let store = dispatcher.store else { throw DemoError("the store at \(storePath) cannot be opened: \(dispatcher.storage)") }
+        let start = dispatcher.counters
 
         // Identifiers, session and privacy state live in the store's metadata: one file to purge.
         let identityStore = ClosureIdentityStore(
@@ -67,6 +68,7 @@ enum JourneyCommand {
         let drained = await dispatcher.drain(timeout: 30)
         let counters = dispatcher.counters
         await dispatcher.close()
+        let outcome = RunSummary(from: start, to: counters, strandedReason: drained.timedOut ? "the drain timed out" : nil)
 
         let events = recorder.events
         let byCategory = Dictionary(grouping: events, by: \.category).map { "\($0.key) \($0.value.count)" }.sorted()
@@ -85,7 +87,8 @@ enum JourneyCommand {
         say("  diagnostics      \(snapshot.counters.map { "\($0.key.rawValue) \($0.value)" }.sorted().joined(separator: ", "))")
         say("  drain            \(drained.timedOut ? "timed out" : "completed")")
         say("  inspect with     swift run demo monitor --store \(storePath) --status all --format json")
-        return drained.persisted ? 0 : 1
+        say("  outcome          \(outcome.line)")
+        return drained.persisted && outcome.isComplete ? 0 : 1
     }
 
     /// The configuration from `--config FILE`, or the demo's defaults with `--endpoint`,
