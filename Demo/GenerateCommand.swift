@@ -39,7 +39,7 @@ enum GenerateCommand {
         await dispatcher.close()
         let summary = RunSummary(
             from: start, to: end,
-            strandedReason: drained.timedOut ? "the store did not take them within \(timeout) s (\(dispatcher.storage))" : nil)
+            strandedReason: drained.timedOut ? "not in the store after \(timeout) s" : nil)
         printError("generate: \(summary.line) in \(String(format: "%.2f", elapsed)) s with \(threads) thread\(threads == 1 ? "" : "s"), \(ProcessCPU.now())")
         return summary.isComplete ? 0 : 1
     }

@@ -54,4 +54,38 @@ struct TwoWriterTests {
         store.close()
         #expect(counts.pending == 200_000, "\(counts)")
     }
+
+    @Test("Two demo flush processes on one store: the second is refused at once; every event arrives, none twice")
+    func twoFlushesOnOneStore() async throws {
+        let directory = try TemporaryDirectory(prefix: "two-flushes")
+        defer { directory.remove() }
+        let storePath = directory.file("store.sqlite").path
+        let generate = try DemoProcess(["generate", "--count", "5000", "--store", storePath])
+        #expect(await generate.wait(timeout: 60) == 0, "\(generate.standardError)")
+
+        // The collector holds the first request for 2 s, so the first flush is surely running.
+        let server = try LoopbackHTTPServer(lifetime: 120)
+        defer { server.stop() }
+        server.enqueue(.stall(seconds: 2), .ok)
+        let arguments = ["flush", "--store", storePath, "--endpoint", server.baseURL.absoluteString,
+                         "--format", "segment", "--write-key", "test-key", "--timeout", "60"]
+        let first = try DemoProcess(arguments)
+        let deadline = Date().addingTimeInterval(30)
+        while server.requestCount == 0, Date() < deadline { try await Task.sleep(nanoseconds: 5_000_000) }
+        let second = try DemoProcess(arguments)
+        #expect(await second.wait(timeout: 30) == 1, "\(second.standardError)")
+        #expect(second.standardError.contains("store in use by process \(first.pid)"), "\(second.standardError)")
+        #expect(await first.wait(timeout: 90) == 0, "\(first.standardError.suffix(400))")
+
+        var seen: [String: Int] = [:]
+        for request in server.requests where request.path == "/v1/batch" && request.action == .ok {
+            let body = try #require(try JSONSerialization.jsonObject(with: request.body) as? [String: Any])
+            for message in body["batch"] as? [[String: Any]] ?? [] { seen[message["messageId"] as? String ?? "", default: 0] += 1 }
+        }
+        #expect(seen.count == 5_000, "\(seen.count) distinct ids acknowledged")
+        #expect(seen.values.allSatisfy { $0 == 1 }, "\(seen.values.filter { $0 > 1 }.count) ids acknowledged twice")
+        let store = try EventStore(path: storePath, readOnly: true)
+        #expect(store.counts().pending == 0 && store.counts().inFlight == 0, "\(store.counts())")
+        store.close()
+    }
 }

@@ -18,7 +18,7 @@ final class MemoryOverflow: @unchecked Sendable {
     /// Holds `event`; `false` when full (the caller counts the refusal).
     func hold(_ event: EncodedEvent) -> Bool {
         lock.withLock {
-            guard events.count < capacity else { return false }
+            guard events.count + (moving ?? 0) < capacity else { return false }
             events.append(event)
             return true
         }
