@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Time and randomness are parameters, so every decision is exact in tests.
 ///
-/// - Retryable outcomes (network error, timeout, 408, 429, 5xx) wait
+/// - Retryable outcomes (network error, timeout, 408, 429, 5xx, a redirect) wait
 ///   `min(maxDelay, baseDelay * multiplier^(attempt-1))`, spread by ``jitter``; a `Retry-After`
 ///   from the server replaces that delay (capped at ``maxRetryAfter``).
 /// - 413 splits a batch of several events; a single event that is too large is rejected.
