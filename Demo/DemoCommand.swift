@@ -22,7 +22,8 @@ enum DemoCommand {
           Shows what the store holds.
       demo flush --store PATH --endpoint URL --format segment|snowplow|ndjson [--write-key K]
           [--timeout SECONDS]
-          Delivers what is pending. Exit 0 when nothing is left pending, 1 when time ran out.
+          Delivers what is pending. Exit 0 when nothing is left pending, 1 when time ran out or
+          the collector refused the endpoint or the credentials (HTTP 401, 403, 404).
       demo reconcile A.ndjson B.ndjson
           Compares two event streams: missing, extra and differing events.
       demo bench [--quick] [--json]

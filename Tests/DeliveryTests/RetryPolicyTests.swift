@@ -87,7 +87,7 @@ struct RetryPolicyTests {
             == .reject(reason: "too large on its own: HTTP 413"))
     }
 
-    @Test("400, 422 and other 4xx reject; 2xx acknowledges", arguments: [400, 401, 403, 404, 409, 422])
+    @Test("400, 422 and other 4xx reject; 2xx acknowledges", arguments: [400, 409, 410, 422])
     func rejections(_ status: Int) {
         let policy = RetryPolicy()
         #expect(policy.decide(outcome(status), attempt: 1, createdAt: created, batchCount: 3, now: now, random: 0)
@@ -95,7 +95,19 @@ struct RetryPolicyTests {
         #expect(policy.decide(outcome(204), attempt: 1, createdAt: created, batchCount: 3, now: now, random: 0) == .acknowledge)
     }
 
-    @Test("the reason carries the response body")
+    @Test("401, 403 and 404 pause, naming the cause without the body", arguments: [401, 403, 404])
+    func refusedEndpoint(_ status: Int) {
+        let outcome = DeliveryOutcome(response: HTTPResponse(statusCode: status, body: Data("key abc is invalid".utf8)))
+        guard case .endpointRefused(let reason) = outcome else {
+            Issue.record("HTTP \(status) gave \(outcome)")
+            return
+        }
+        #expect(reason.hasPrefix("HTTP \(status): ") && !reason.contains("abc"))
+        #expect(RetryPolicy(maxAttempts: 1).decide(outcome, attempt: 1, createdAt: created, batchCount: 3, now: now, random: 0)
+            == .pause(reason: reason))
+    }
+
+        @Test("the reason carries the response body")
     func reasonWithBody() {
         let result = DeliveryOutcome(response: HTTPResponse(statusCode: 422, body: Data("bad field".utf8)))
         #expect(result == .rejected(reason: "HTTP 422: bad field"))

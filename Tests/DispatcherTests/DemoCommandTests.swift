@@ -83,6 +83,31 @@ struct DemoCommandTests {
         let again = try DemoProcess(["flush", "--store", store, "--endpoint", outbox, "--format", "ndjson"])
         #expect(await again.wait(timeout: 30) == 0, "nothing pending: exit 0")
     }
+
+    @Test("flush against a collector refusing the credentials (401) exits 1 naming the cause; the events stay pending")
+    func flushRefusedCredentials() async throws {
+        let directory = try TemporaryDirectory(prefix: "demo-flush-401")
+        defer { directory.remove() }
+        let store = directory.file("store.sqlite").path
+        let generate = try DemoProcess(["generate", "--count", "40", "--store", store])
+        #expect(await generate.wait(timeout: 60) == 0, "generate failed: \(generate.standardError)")
+
+        let refusing = try LoopbackHTTPServer(defaultAction: .respond(status: 401, body: Data("bad key".utf8)))
+        defer { refusing.stop() }
+        let flush = try DemoProcess(["flush", "--store", store, "--endpoint", refusing.baseURL.absoluteString,
+                                     "--format", "segment", "--write-key", "cli-secret-key", "--timeout", "20"])
+        #expect(await flush.wait(timeout: 30) == 1, "got: \(flush.standardError)")
+        #expect(flush.standardError.contains("HTTP 401") && flush.standardError.contains("credentials"), "got: \(flush.standardError)")
+        #expect(flush.standardError.contains("40 events still pending"), "got: \(flush.standardError)")
+        let printed = flush.standardError + flush.outputLines.joined(separator: "\n")
+        #expect(!printed.contains("cli-secret-key") && !printed.contains(Data("cli-secret-key:".utf8).base64EncodedString()))
+        #expect(refusing.requestCount == 1, "paused after the refusal, no more requests")
+
+        let monitor = try DemoProcess(["monitor", "--store", store, "--format", "json", "--status", "pending"])
+        #expect(await monitor.wait(timeout: 30) == 0, "monitor failed: \(monitor.standardError)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(monitor.outputLines.joined().utf8)) as? [[String: Any]])
+        #expect(rows.count == 40 && rows.allSatisfy { ($0["attempts"] as? Int) == 0 })
+    }
 }
 
 @Suite("demo bench")

@@ -11,10 +11,14 @@ public enum DeliveryOutcome: Sendable, Equatable {
     case tooLarge(reason: String)
     /// The destination refused the events for good (400, 422, other 4xx).
     case rejected(reason: String)
+    /// The collector refused the endpoint or the credentials (401, 403, 404): nothing is wrong
+    /// with the events, so they stay pending, no attempt counted, and delivery pauses.
+    case endpointRefused(reason: String)
 
     /// Classifies an HTTP response: 2xx delivered; 408, 429 and 5xx retry (with `Retry-After`);
     /// 3xx retry, the reason naming the `Location` host (never its user or password, nor the
-    /// body); 413 too large; every other status rejected.
+    /// body); 401, 403 and 404 refuse the endpoint (the reason names the cause, without the
+    /// body, which might echo the credentials); 413 too large; every other status rejected.
     public init(response: HTTPResponse) {
         let status = response.statusCode
         let reason = "HTTP \(status)" + (response.body.isEmpty ? "" : ": " + response.bodySnippet())
@@ -24,6 +28,9 @@ public enum DeliveryOutcome: Sendable, Equatable {
             self = .retry(reason: Self.redirectReason(status: status, location: response.header("Location")), retryAfter: nil)
         case 408, 429, 500..<600:
             self = .retry(reason: reason, retryAfter: response.header("Retry-After").flatMap(RetryAfter.init(headerValue:)))
+        case 401: self = .endpointRefused(reason: "HTTP 401: the collector refused the credentials")
+        case 403: self = .endpointRefused(reason: "HTTP 403: the collector forbade access with these credentials")
+        case 404: self = .endpointRefused(reason: "HTTP 404: no collector at the endpoint URL")
         case 413: self = .tooLarge(reason: reason)
         default: self = .rejected(reason: reason)
         }

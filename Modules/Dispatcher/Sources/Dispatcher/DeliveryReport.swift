@@ -21,11 +21,12 @@ public struct DeliveryReport: Sendable, Equatable {
     public init() {}
 
     /// Whether the round ended with events that may be due now (deadline, stop or queue error).
-    /// False when the queue had nothing due, and when the round backed off after a failure
-    /// (see ``earliestNextAttempt``).
+    /// False when the queue had nothing due, when the round backed off after a failure
+    /// (see ``earliestNextAttempt``), and when the collector refused the endpoint (retrying
+    /// before the cause is fixed is pointless).
     public var hasDueEvents: Bool {
         switch stopReason {
-        case .drained, .backingOff: false
+        case .drained, .backingOff, .endpointRefused: false
         case .deadline, .stopped, .queueError: true
         }
     }

@@ -210,10 +210,12 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     /// Stops automatic deliveries (events are still persisted) until ``resume()``.
     public func pause() { backend?.scheduler?.pause() }
 
-    /// Allows deliveries again and delivers what was asked for meanwhile.
+    /// Allows deliveries again and delivers what was asked for meanwhile; also ends the pause a
+    /// refused endpoint (HTTP 401, 403, 404) caused, once its cause is fixed.
     public func resume() { backend?.scheduler?.resume() }
 
-    /// Whether deliveries are paused.
+    /// Whether deliveries are paused: by ``pause()``, or because the collector refused the
+    /// endpoint or the credentials (``DeliveryStopReason/endpointRefused``).
     public var isPaused: Bool { backend?.scheduler?.isPaused ?? false }
 
     /// Tells the Dispatcher about a lifecycle or reachability change; it delivers when its
@@ -359,13 +361,18 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
             lock.withLock { state.counters.rejected += count }
         case .retry:
             lock.withLock { state.counters.retried += count }
-        case .split:
+        case .split, .pause:
             break
         }
     }
 
     private func didDeliver(_ report: DeliveryReport) {
-        if let error = report.lastError, report.retried + report.rejected > 0 || report.stopReason == .queueError {
+        // Once, for the round whose request was refused (not for flushes answered while paused).
+        if report.stopReason == .endpointRefused {
+            if report.requests > 0 {
+                diagnose(.delivery, (report.lastError ?? "the collector refused the endpoint") + "; delivery paused until resume()")
+            }
+        } else if let error = report.lastError, report.retried + report.rejected > 0 || report.stopReason == .queueError {
             diagnose(.delivery, error)
         }
     }
@@ -391,6 +398,7 @@ extension RetryDecision {
         case .retry(_, let reason): return status + "retry: " + reason
         case .split(let reason): return status + "split: " + reason
         case .reject(let reason): return status + "rejected: " + reason
+        case .pause(let reason): return status + "paused: " + reason
         }
     }
 }

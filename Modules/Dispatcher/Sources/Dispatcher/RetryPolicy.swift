@@ -8,6 +8,8 @@ import Foundation
 ///   `min(maxDelay, baseDelay * multiplier^(attempt-1))`, spread by ``jitter``; a `Retry-After`
 ///   from the server replaces that delay (capped at ``maxRetryAfter``).
 /// - 413 splits a batch of several events; a single event that is too large is rejected.
+/// - 401, 403 and 404 pause: the events stay pending, no attempt counted (the endpoint or the
+///   credentials are wrong, not the events).
 /// - 400, 422 and every other 4xx reject.
 /// - An event whose attempt reached ``maxAttempts``, or older than ``maxAge``, is rejected
 ///   instead of retried, with the reason saying so.
@@ -73,6 +75,8 @@ public struct RetryPolicy: Sendable, Equatable {
             return .acknowledge
         case .rejected(let reason):
             return .reject(reason: reason)
+        case .endpointRefused(let reason):
+            return .pause(reason: reason)
         case .tooLarge(let reason):
             return batchCount > 1 ? .split(reason: reason) : .reject(reason: "too large on its own: " + reason)
         case .retry(let reason, let retryAfter):
