@@ -48,7 +48,7 @@ struct DemoCommandTests {
         let help = try DemoProcess(["--help"])
         #expect(await help.wait(timeout: 30) == 0)
         let text = help.outputLines.joined(separator: "\n")
-        for word in ["generate", "monitor", "flush", "reconcile", "bench"] { #expect(text.contains(word)) }
+        for word in ["generate", "monitor", "flush", "requeue", "reconcile", "bench"] { #expect(text.contains(word)) }
 
         let wrong = try DemoProcess(["--no-such-option"])
         let status = await wrong.wait(timeout: 30)
@@ -107,6 +107,47 @@ struct DemoCommandTests {
         #expect(await monitor.wait(timeout: 30) == 0, "monitor failed: \(monitor.standardError)")
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(monitor.outputLines.joined().utf8)) as? [[String: Any]])
         #expect(rows.count == 40 && rows.allSatisfy { ($0["attempts"] as? Int) == 0 })
+    }
+
+    @Test("requeue returns rejected events to pending and prints how many; a later flush delivers them")
+    func requeueRejected() async throws {
+        let directory = try TemporaryDirectory(prefix: "demo-requeue")
+        defer { directory.remove() }
+        let store = directory.file("store.sqlite").path
+        let generate = try DemoProcess(["generate", "--count", "30", "--store", store])
+        #expect(await generate.wait(timeout: 60) == 0, "generate failed: \(generate.standardError)")
+
+        let refusing = try LoopbackHTTPServer(defaultAction: .respond(status: 400, body: Data(#"{"error":"bad schema"}"#.utf8)))
+        defer { refusing.stop() }
+        let rejecting = try DemoProcess(["flush", "--store", store, "--endpoint", refusing.baseURL.absoluteString,
+                                         "--format", "segment", "--write-key", "k", "--timeout", "20"])
+        #expect(await rejecting.wait(timeout: 30) == 0, "got: \(rejecting.standardError)")
+        #expect(rejecting.outputLines.joined().contains("rejected 30"), "got: \(rejecting.outputLines)")
+
+        let requeue = try DemoProcess(["requeue", "--store", store])
+        #expect(await requeue.wait(timeout: 30) == 0, "requeue failed: \(requeue.standardError)")
+        #expect(requeue.outputLines.first?.hasPrefix("requeue: 30 rejected events are pending again") == true,
+                "got: \(requeue.outputLines)")
+
+        let accepting = try LoopbackHTTPServer()
+        defer { accepting.stop() }
+        let delivering = try DemoProcess(["flush", "--store", store, "--endpoint", accepting.baseURL.absoluteString,
+                                          "--format", "segment", "--write-key", "k", "--timeout", "20"])
+        #expect(await delivering.wait(timeout: 30) == 0, "got: \(delivering.standardError)")
+        #expect(Set(segmentMessageIDs(accepting)).count == 30)
+
+        let nothing = try DemoProcess(["requeue", "--store", store])
+        #expect(await nothing.wait(timeout: 30) == 0)
+        #expect(nothing.outputLines.first?.hasPrefix("requeue: 0 rejected events") == true, "got: \(nothing.outputLines)")
+
+        let missingPath = directory.file("missing.sqlite").path
+        let missing = try DemoProcess(["requeue", "--store", missingPath])
+        #expect(await missing.wait(timeout: 30) == 1)
+        #expect(missing.standardError.contains("no store at"), "got: \(missing.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: missingPath), "a missing store is not created")
+        let usage = try DemoProcess(["requeue"])
+        #expect(await usage.wait(timeout: 30) == 2)
+        #expect(usage.standardError.contains("--store"), "got: \(usage.standardError)")
     }
 }
 

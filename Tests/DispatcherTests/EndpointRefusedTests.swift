@@ -15,7 +15,7 @@ private func acknowledgedIDs(_ server: LoopbackHTTPServer) -> [String] {
 
 /// 401, 403 and 404 say the endpoint or the write key is wrong, not the events: delivery pauses,
 /// every event stays pending, and resuming delivers them once the collector accepts.
-@Suite("A refused endpoint pauses delivery", .serialized)
+@Suite("A refused endpoint pauses delivery; rejected events can be requeued", .serialized)
 struct EndpointRefusedTests {
     @Test("401, 403, 404: events stay pending with no attempt counted, delivery pauses with a diagnostic, resume delivers",
           arguments: [401, 403, 404])
@@ -80,6 +80,40 @@ struct EndpointRefusedTests {
         let report = await dispatcher.flush(timeout: 10)
         #expect(report.rejected == 5 && report.stopReason == .drained && !dispatcher.isPaused)
         #expect(dispatcher.counters.store.rejected == 5)
+        await dispatcher.close()
+    }
+
+    @Test("requeueRejected returns rejected events to pending with attempts reset; the next flush delivers them")
+    func requeueRejected() async throws {
+        let directory = try TemporaryDirectory(prefix: "requeue")
+        defer { directory.remove() }
+        let server = try LoopbackHTTPServer(lifetime: 30)
+        defer { server.stop() }
+        server.enqueue(.respond(status: 400, body: Data(#"{"error":"bad schema"}"#.utf8)))
+        let dispatcher = try makeDispatcher(directory, server: server)
+        let reporter = EventReporter<Checkout>(plugins: [dispatcher])
+        var sent: [String] = []
+        for index in 0..<12 {
+            sent += reporter.send(name: .pay, action: .tap, userData: ["index": .int(index)]).map { $0.eventID.uuidString.lowercased() }
+        }
+        let refused = await dispatcher.flush(timeout: 10)
+        #expect(refused.rejected == 12)
+        let store = try #require(dispatcher.store)
+        let rejectedBytes = store.counts().bytes
+        #expect(store.counts().rejected == 12 && store.counts().pending == 0)
+
+        #expect(try dispatcher.requeueRejected() == 12)
+        let counts = store.counts()
+        #expect(counts.rejected == 0 && counts.pending == 12 && counts.bytes == rejectedBytes && counts.total == 12)
+        let rows = try store.query(StoreQuery(status: .pending))
+        #expect(rows.count == 12 && rows.allSatisfy { $0.attempts == 0 && $0.nextAttemptAt == nil })
+        #expect(try dispatcher.requeueRejected() == 0, "nothing left to requeue")
+
+        #expect(await eventually(timeout: 10) { dispatcher.counters.store.pending == 0 })
+        let delivered = await dispatcher.flush(timeout: 10)
+        #expect(delivered.stopReason == .drained)
+        #expect(acknowledgedIDs(server) == sent, "delivered after the requeue, once each, in order")
+        #expect(store.counts() == StoreCounts(bytes: 0))
         await dispatcher.close()
     }
 }

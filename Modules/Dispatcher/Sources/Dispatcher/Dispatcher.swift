@@ -265,6 +265,15 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     @discardableResult
     public func deleteRejected() throws -> Int { try store?.deleteRejected() ?? 0 }
 
+    /// Returns the rejected events to pending with their attempts reset (once what made the
+    /// collector refuse them is fixed) and asks for a delivery; returns how many.
+    @discardableResult
+    public func requeueRejected() throws -> Int {
+        let requeued = try store?.requeueRejected() ?? 0
+        if requeued > 0 { backend?.scheduler?.request() }
+        return requeued
+    }
+
     /// Releases the events of `category` held for consent: they become pending and are delivered.
     /// - Returns: how many were released.
     @discardableResult

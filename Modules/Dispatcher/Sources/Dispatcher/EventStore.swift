@@ -4,6 +4,8 @@ import Foundation
 /// holding pending, in-flight, rejected and held events, plus a small key/value `meta` table
 /// and a bounded history of delivered events for the monitor.
 ///
+/// - Rejected events stay until ``deleteRejected()``, or return to pending through
+///   ``requeueRejected()``.
 /// - Events leave only through ``acknowledge(_:)`` (delivered), ``deleteRejected()``,
 ///   ``deleteHeld(category:)`` or ``purge()``, or, when the ``StoreLimits`` are exceeded, by
 ///   eviction of the oldest *pending* events, which is counted in ``StoreCounts/evicted`` and
@@ -731,6 +733,29 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
             counts.rejected -= deleted
             counts.bytes -= bytes
             return deleted
+        }
+    }
+
+    /// Returns every rejected event to pending, due now, with its attempts reset to 0 (its last
+    /// error is kept for the monitor), for when what made the collector refuse it is fixed.
+    /// Scans the store once; the pending and rejected counts move together in one transaction.
+    /// - Returns: how many were requeued.
+    @discardableResult
+    public func requeueRejected() throws -> Int {
+        try write { database, counts in
+            guard counts.rejected > 0 else { return 0 }
+            let update = try database.cached(EventStoreSchema.requeueRejected)
+            var requeued = 0
+            var lowest = Int64.max
+            while try update.step() {
+                requeued += 1
+                lowest = min(lowest, update.int64(0))
+            }
+            update.reset()
+            counts.rejected -= requeued
+            counts.pending += requeued
+            if requeued > 0 { pendingFloor = min(pendingFloor, lowest) }
+            return requeued
         }
     }
 

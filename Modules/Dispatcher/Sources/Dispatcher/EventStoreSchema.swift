@@ -165,6 +165,8 @@ enum EventStoreSchema {
     static let releaseAll = "UPDATE events SET status = 0 WHERE status = 1"
     static let rejectedTotals = "SELECT count(*), total(size) FROM events WHERE status = 2"
     static let deleteRejected = "DELETE FROM events WHERE status = 2"
+    /// Rejected rows back to pending, due now, attempts reset (the last error is kept).
+    static let requeueRejected = "UPDATE events SET status = 0, attempts = 0, next_attempt_at = 0 WHERE status = 2 RETURNING seq"
     static let readMeta = "SELECT value FROM meta WHERE key = ?"
     static let writeMeta = "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"
     static let deleteMeta = "DELETE FROM meta WHERE key = ?"
