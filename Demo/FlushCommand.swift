@@ -52,7 +52,8 @@ enum FlushCommand {
                 let rate = Double(delivered) / max(0.001, Date().timeIntervalSince(started))
                 printError("flush: \(delivered)/\(initial) delivered, \(rejected) rejected, \(Int(rate)) events/s")
             }
-            if report.stopReason == .backingOff || report.stopReason == .queueError {
+            // A backoff, a queue error, or events waiting for their retry: wait, don't spin.
+            if report.stopReason == .backingOff || report.stopReason == .queueError || report.earliestNextAttempt != nil {
                 let wait = min(max(0.1, report.earliestNextAttempt?.timeIntervalSinceNow ?? 1), max(0, deadline.timeIntervalSinceNow))
                 if let error = report.lastError { printError("flush: waiting \(String(format: "%.1f", wait)) s after: \(error)") }
                 try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))

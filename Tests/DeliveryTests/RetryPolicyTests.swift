@@ -107,7 +107,20 @@ struct RetryPolicyTests {
             == .pause(reason: reason))
     }
 
-        @Test("the reason carries the response body")
+        @Test("maxWait is the longest wait the policy can ask for, never above a day; no decision waits longer")
+    func maxWait() {
+        #expect(RetryPolicy().maxWait == 3600)
+        #expect(RetryPolicy(maxDelay: 7200, maxRetryAfter: 60).maxWait == 7200)
+        let unbounded = RetryPolicy(maxDelay: .infinity, jitter: .none, maxRetryAfter: .infinity)
+        #expect(unbounded.maxWait == RetryPolicy.waitCeiling)
+        #expect(unbounded.decide(outcome(503, headers: ["Retry-After": "999999999"]), attempt: 1, createdAt: created,
+                                 batchCount: 1, now: now, random: 0) == .retry(at: now.addingTimeInterval(86_400), reason: "HTTP 503"))
+        let steep = RetryPolicy(multiplier: 1_000, maxDelay: .infinity, jitter: .none, maxRetryAfter: 60)
+        #expect(steep.decide(outcome(503), attempt: 9, createdAt: created, batchCount: 1, now: now, random: 0)
+            == .retry(at: now.addingTimeInterval(86_400), reason: "HTTP 503"))
+    }
+
+    @Test("the reason carries the response body")
     func reasonWithBody() {
         let result = DeliveryOutcome(response: HTTPResponse(statusCode: 422, body: Data("bad field".utf8)))
         #expect(result == .rejected(reason: "HTTP 422: bad field"))

@@ -14,7 +14,9 @@ public struct DeliveryReport: Sendable, Equatable {
     public var lastError: String?
     /// Why the round ended.
     public var stopReason: DeliveryStopReason = .drained
-    /// The earliest next-attempt time among events this round scheduled for retry.
+    /// The earliest next-attempt time among events this round scheduled for retry; for a round
+    /// that drained, the earliest of the pending events still waiting for their retry (at most
+    /// the retry policy's ``RetryPolicy/maxWait`` ahead).
     public var earliestNextAttempt: Date?
 
     /// Creates an empty report.

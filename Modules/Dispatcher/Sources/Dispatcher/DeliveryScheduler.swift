@@ -138,14 +138,18 @@ final class DeliveryScheduler: @unchecked Sendable {
             onReport(report)
             if report.stopReason == .backingOff || report.stopReason == .queueError {
                 scheduleRetry(at: report.earliestNextAttempt ?? Date().addingTimeInterval(5))
+            } else if report.stopReason == .drained, let waiting = report.earliestNextAttempt {
+                // Events wait for a retry: wake up when the first is due.
+                scheduleRetry(at: waiting)
             }
             // A round cut short (deadline, or stopped by `pause`) is owed a continuation.
             if report.stopReason == .deadline || report.stopReason == .stopped { lock.withLock { requested = true } }
         }
     }
 
+    /// Runs a round at `date`, but never later than the retry policy's longest wait from now.
     private func scheduleRetry(at date: Date) {
-        let delay = max(0.05, date.timeIntervalSinceNow)
+        let delay = max(0.05, min(date.timeIntervalSinceNow, worker.configuration.retryPolicy.maxWait))
         let timer = Task { [weak self] in
             try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
             guard !Task.isCancelled else { return }

@@ -120,6 +120,12 @@ public actor DeliveryWorker {
                 return report
             }
             if batch.isEmpty {
+                // Nothing due: bring retry times a clock change pushed too far back within the
+                // policy's longest wait, and say when the first waiting event is due.
+                let latest = now.addingTimeInterval(configuration.retryPolicy.maxWait)
+                if let waiting = try? queue.capRetryTimes(notAfter: latest, now: now) {
+                    report.earliestNextAttempt = min(report.earliestNextAttempt ?? waiting, waiting)
+                }
                 report.stopReason = .drained
                 return report
             }

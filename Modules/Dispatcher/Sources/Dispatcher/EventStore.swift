@@ -503,6 +503,31 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
         returnToPending(ids)
     }
 
+    /// Moves every pending next-attempt time later than `latest` back to `latest`, so a retry
+    /// scheduled while the clock was ahead waits no longer than the retry policy allows, and
+    /// returns the earliest next attempt among the pending events not due at `now` (nil when
+    /// none waits). Scans the pending rows once; returns at once when none is pending.
+    public func capRetryTimes(notAfter latest: Date, now: Date) throws -> Date? {
+        guard counts().pending > 0 else { return nil }
+        let cap = Self.milliseconds(latest)
+        let due = Self.milliseconds(now)
+        return try write { database, _ in
+            let update = try database.cached(EventStoreSchema.capRetryTimes)
+            update.reset()
+            try update.bind(cap, at: 1)
+            try update.bind(pendingFloor, at: 2)
+            try update.bind(cap, at: 3)
+            try update.step()
+            let select = try database.cached(EventStoreSchema.earliestWaiting)
+            select.reset()
+            try select.bind(pendingFloor, at: 1)
+            try select.bind(due, at: 2)
+            defer { select.reset() }
+            guard try select.step(), !select.isNull(0) else { return nil }
+            return Self.date(select.int64(0))
+        }
+    }
+
     /// Moves in-flight or pending events to rejected, counting an attempt and keeping `reason`.
     public func reject(_ ids: [UUID], reason: String) throws {
         guard !ids.isEmpty else { return }

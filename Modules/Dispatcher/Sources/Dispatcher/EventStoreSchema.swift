@@ -159,6 +159,10 @@ enum EventStoreSchema {
         UPDATE events SET status = 0, attempts = attempts + 1, next_attempt_at = ?, last_error = ?
         WHERE seq = ? AND status = 1
         """
+    /// Brings pending next-attempt times after a moment back to it (from the pending floor).
+    static let capRetryTimes = "UPDATE events SET next_attempt_at = ? WHERE seq >= ? AND status = 0 AND next_attempt_at > ?"
+    /// The earliest next attempt of the pending rows not yet due (NULL when none waits).
+    static let earliestWaiting = "SELECT min(next_attempt_at) FROM events WHERE seq >= ? AND status = 0 AND next_attempt_at > ?"
     static let rejectInFlight = "UPDATE events SET status = 2, attempts = attempts + 1, last_error = ? WHERE seq = ? AND status = 1"
     static let release = "UPDATE events SET status = 0 WHERE seq = ? AND status = 1"
     static let releaseRange = "UPDATE events SET status = 0 WHERE seq BETWEEN ? AND ? AND status = 1"
