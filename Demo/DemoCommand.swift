@@ -25,7 +25,11 @@ enum DemoCommand {
           Shows what the store holds.
       demo flush --store PATH --endpoint URL --format segment|snowplow|ndjson [--write-key K]
           [--timeout SECONDS]
-          Delivers what is pending. Exit 0 when nothing is left pending, 1 when time ran out.
+          Delivers what is pending. Exit 0 when nothing is left pending, 1 when time ran out or
+          the collector refused the endpoint or the credentials (HTTP 401, 403, 404).
+      demo requeue --store PATH
+          Returns the rejected events of the store to pending, attempts reset, and prints how
+          many; the next flush delivers them.
       demo reconcile A.ndjson B.ndjson
           Compares two event streams: missing, extra and differing events.
       demo bench [--quick] [--json]
@@ -47,6 +51,7 @@ enum DemoCommand {
             case "generate": return try await GenerateCommand.run(rest)
             case "monitor": return try MonitorCommand.run(rest)
             case "flush": return try await FlushCommand.run(rest)
+            case "requeue": return try RequeueCommand.run(rest)
             case "reconcile": return try ReconcileCommand.run(rest)
             case "bench": return try await BenchCommand.run(rest)
             case let word? where !word.hasPrefix("-"):

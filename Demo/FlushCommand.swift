@@ -4,7 +4,8 @@ import Foundation
 /// `demo flush --store PATH --endpoint URL --format F [--write-key K] [--timeout SECONDS]`.
 ///
 /// Exit 0 when nothing is left pending (rejected events are kept but are not pending),
-/// 1 with a message when the time ran out first.
+/// 1 with a message when the time ran out first, or when the collector refused the endpoint or
+/// the credentials (HTTP 401, 403, 404: the events stay pending).
 enum FlushCommand {
     static func run(_ arguments: [String]) async throws -> Int32 {
         let options = try CommandLineOptions(arguments, valueOptions: ["store", "endpoint", "format", "write-key", "timeout"], flagOptions: [])
@@ -40,12 +41,19 @@ enum FlushCommand {
             }
             let report = await dispatcher.flush(timeout: min(remaining, 10))
             let (delivered, rejected) = (dispatcher.counters.delivered, dispatcher.counters.rejected)
+            if report.stopReason == .endpointRefused {
+                let cause = report.lastError ?? "the collector refused the endpoint"
+                printError("demo: flush stopped: \(cause); \(outstanding()) events still pending (delivered \(delivered), rejected \(rejected)); check --endpoint and --write-key")
+                await dispatcher.close(timeout: 2)
+                return 1
+            }
             if initial >= 1_000, Date().timeIntervalSince(lastProgress) >= 1 {
                 lastProgress = Date()
                 let rate = Double(delivered) / max(0.001, Date().timeIntervalSince(started))
                 printError("flush: \(delivered)/\(initial) delivered, \(rejected) rejected, \(Int(rate)) events/s")
             }
-            if report.stopReason == .backingOff || report.stopReason == .queueError {
+            // A backoff, a queue error, or events waiting for their retry: wait, don't spin.
+            if report.stopReason == .backingOff || report.stopReason == .queueError || report.earliestNextAttempt != nil {
                 let wait = min(max(0.1, report.earliestNextAttempt?.timeIntervalSinceNow ?? 1), max(0, deadline.timeIntervalSinceNow))
                 if let error = report.lastError { printError("flush: waiting \(String(format: "%.1f", wait)) s after: \(error)") }
                 try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))

@@ -87,12 +87,37 @@ struct RetryPolicyTests {
             == .reject(reason: "too large on its own: HTTP 413"))
     }
 
-    @Test("400, 422 and other 4xx reject; 2xx acknowledges", arguments: [400, 401, 403, 404, 409, 422])
+    @Test("400, 422 and other 4xx reject; 2xx acknowledges", arguments: [400, 409, 410, 422])
     func rejections(_ status: Int) {
         let policy = RetryPolicy()
         #expect(policy.decide(outcome(status), attempt: 1, createdAt: created, batchCount: 3, now: now, random: 0)
             == .reject(reason: "HTTP \(status)"))
         #expect(policy.decide(outcome(204), attempt: 1, createdAt: created, batchCount: 3, now: now, random: 0) == .acknowledge)
+    }
+
+    @Test("401, 403 and 404 pause, naming the cause without the body", arguments: [401, 403, 404])
+    func refusedEndpoint(_ status: Int) {
+        let outcome = DeliveryOutcome(response: HTTPResponse(statusCode: status, body: Data("key abc is invalid".utf8)))
+        guard case .endpointRefused(let reason) = outcome else {
+            Issue.record("HTTP \(status) gave \(outcome)")
+            return
+        }
+        #expect(reason.hasPrefix("HTTP \(status): ") && !reason.contains("abc"))
+        #expect(RetryPolicy(maxAttempts: 1).decide(outcome, attempt: 1, createdAt: created, batchCount: 3, now: now, random: 0)
+            == .pause(reason: reason))
+    }
+
+        @Test("maxWait is the longest wait the policy can ask for, never above a day; no decision waits longer")
+    func maxWait() {
+        #expect(RetryPolicy().maxWait == 3600)
+        #expect(RetryPolicy(maxDelay: 7200, maxRetryAfter: 60).maxWait == 7200)
+        let unbounded = RetryPolicy(maxDelay: .infinity, jitter: .none, maxRetryAfter: .infinity)
+        #expect(unbounded.maxWait == RetryPolicy.waitCeiling)
+        #expect(unbounded.decide(outcome(503, headers: ["Retry-After": "999999999"]), attempt: 1, createdAt: created,
+                                 batchCount: 1, now: now, random: 0) == .retry(at: now.addingTimeInterval(86_400), reason: "HTTP 503"))
+        let steep = RetryPolicy(multiplier: 1_000, maxDelay: .infinity, jitter: .none, maxRetryAfter: 60)
+        #expect(steep.decide(outcome(503), attempt: 9, createdAt: created, batchCount: 1, now: now, random: 0)
+            == .retry(at: now.addingTimeInterval(86_400), reason: "HTTP 503"))
     }
 
     @Test("the reason carries the response body")

@@ -128,7 +128,7 @@ struct SegmentDestinationTests {
             #expect(!text.contains(secret), "leaked in: \(text)")
             #expect(!text.contains(encoded), "leaked in: \(text)")
         }
-        #expect(rejected.outcome == .rejected(reason: "HTTP 401: bad key"))
+        #expect(rejected.outcome == .endpointRefused(reason: "HTTP 401: the collector refused the credentials"))
         #expect(failed.outcome == .retry(reason: "network error: connection refused", retryAfter: nil))
     }
 

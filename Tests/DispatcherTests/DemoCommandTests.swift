@@ -48,7 +48,7 @@ struct DemoCommandTests {
         let help = try DemoProcess(["--help"])
         #expect(await help.wait(timeout: 30) == 0)
         let text = help.outputLines.joined(separator: "\n")
-        for word in ["generate", "monitor", "flush", "reconcile", "bench"] { #expect(text.contains(word)) }
+        for word in ["generate", "monitor", "flush", "requeue", "reconcile", "bench"] { #expect(text.contains(word)) }
 
         let wrong = try DemoProcess(["--no-such-option"])
         let status = await wrong.wait(timeout: 30)
@@ -82,6 +82,72 @@ struct DemoCommandTests {
         }).count == 300)
         let again = try DemoProcess(["flush", "--store", store, "--endpoint", outbox, "--format", "ndjson"])
         #expect(await again.wait(timeout: 30) == 0, "nothing pending: exit 0")
+    }
+
+    @Test("flush against a collector refusing the credentials (401) exits 1 naming the cause; the events stay pending")
+    func flushRefusedCredentials() async throws {
+        let directory = try TemporaryDirectory(prefix: "demo-flush-401")
+        defer { directory.remove() }
+        let store = directory.file("store.sqlite").path
+        let generate = try DemoProcess(["generate", "--count", "40", "--store", store])
+        #expect(await generate.wait(timeout: 60) == 0, "generate failed: \(generate.standardError)")
+
+        let refusing = try LoopbackHTTPServer(defaultAction: .respond(status: 401, body: Data("bad key".utf8)))
+        defer { refusing.stop() }
+        let flush = try DemoProcess(["flush", "--store", store, "--endpoint", refusing.baseURL.absoluteString,
+                                     "--format", "segment", "--write-key", "cli-secret-key", "--timeout", "20"])
+        #expect(await flush.wait(timeout: 30) == 1, "got: \(flush.standardError)")
+        #expect(flush.standardError.contains("HTTP 401") && flush.standardError.contains("credentials"), "got: \(flush.standardError)")
+        #expect(flush.standardError.contains("40 events still pending"), "got: \(flush.standardError)")
+        let printed = flush.standardError + flush.outputLines.joined(separator: "\n")
+        #expect(!printed.contains("cli-secret-key") && !printed.contains(Data("cli-secret-key:".utf8).base64EncodedString()))
+        #expect(refusing.requestCount == 1, "paused after the refusal, no more requests")
+
+        let monitor = try DemoProcess(["monitor", "--store", store, "--format", "json", "--status", "pending"])
+        #expect(await monitor.wait(timeout: 30) == 0, "monitor failed: \(monitor.standardError)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(monitor.outputLines.joined().utf8)) as? [[String: Any]])
+        #expect(rows.count == 40 && rows.allSatisfy { ($0["attempts"] as? Int) == 0 })
+    }
+
+    @Test("requeue returns rejected events to pending and prints how many; a later flush delivers them")
+    func requeueRejected() async throws {
+        let directory = try TemporaryDirectory(prefix: "demo-requeue")
+        defer { directory.remove() }
+        let store = directory.file("store.sqlite").path
+        let generate = try DemoProcess(["generate", "--count", "30", "--store", store])
+        #expect(await generate.wait(timeout: 60) == 0, "generate failed: \(generate.standardError)")
+
+        let refusing = try LoopbackHTTPServer(defaultAction: .respond(status: 400, body: Data(#"{"error":"bad schema"}"#.utf8)))
+        defer { refusing.stop() }
+        let rejecting = try DemoProcess(["flush", "--store", store, "--endpoint", refusing.baseURL.absoluteString,
+                                         "--format", "segment", "--write-key", "k", "--timeout", "20"])
+        #expect(await rejecting.wait(timeout: 30) == 0, "got: \(rejecting.standardError)")
+        #expect(rejecting.outputLines.joined().contains("rejected 30"), "got: \(rejecting.outputLines)")
+
+        let requeue = try DemoProcess(["requeue", "--store", store])
+        #expect(await requeue.wait(timeout: 30) == 0, "requeue failed: \(requeue.standardError)")
+        #expect(requeue.outputLines.first?.hasPrefix("requeue: 30 rejected events are pending again") == true,
+                "got: \(requeue.outputLines)")
+
+        let accepting = try LoopbackHTTPServer()
+        defer { accepting.stop() }
+        let delivering = try DemoProcess(["flush", "--store", store, "--endpoint", accepting.baseURL.absoluteString,
+                                          "--format", "segment", "--write-key", "k", "--timeout", "20"])
+        #expect(await delivering.wait(timeout: 30) == 0, "got: \(delivering.standardError)")
+        #expect(Set(segmentMessageIDs(accepting)).count == 30)
+
+        let nothing = try DemoProcess(["requeue", "--store", store])
+        #expect(await nothing.wait(timeout: 30) == 0)
+        #expect(nothing.outputLines.first?.hasPrefix("requeue: 0 rejected events") == true, "got: \(nothing.outputLines)")
+
+        let missingPath = directory.file("missing.sqlite").path
+        let missing = try DemoProcess(["requeue", "--store", missingPath])
+        #expect(await missing.wait(timeout: 30) == 1)
+        #expect(missing.standardError.contains("no store at"), "got: \(missing.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: missingPath), "a missing store is not created")
+        let usage = try DemoProcess(["requeue"])
+        #expect(await usage.wait(timeout: 30) == 2)
+        #expect(usage.standardError.contains("--store"), "got: \(usage.standardError)")
     }
 }
 

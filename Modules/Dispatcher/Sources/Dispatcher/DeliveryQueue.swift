@@ -22,4 +22,15 @@ public protocol DeliveryQueue: Sendable {
     /// Returns in-flight events to pending without counting an attempt (after a crash, or when
     /// a batch is split and re-queued).
     func release(_ ids: [UUID]) throws
+
+    /// Moves every pending next-attempt time later than `latest` back to `latest` (a retry
+    /// scheduled while the clock was ahead), and returns the earliest next-attempt time among
+    /// the pending events not due at `now`; nil when none waits. Called when a claim finds
+    /// nothing due.
+    func capRetryTimes(notAfter latest: Date, now: Date) throws -> Date?
+}
+
+extension DeliveryQueue {
+    /// Caps nothing and reports no waiting event: a queue without next-attempt times to correct.
+    public func capRetryTimes(notAfter latest: Date, now: Date) throws -> Date? { nil }
 }

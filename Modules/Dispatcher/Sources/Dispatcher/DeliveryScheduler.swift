@@ -3,6 +3,10 @@ import Foundation
 /// Decides when a ``DeliveryWorker`` runs: on request, on a timer, when a backoff ends;
 /// never while paused, and never two rounds at once.
 ///
+/// A round that ends with ``DeliveryStopReason/endpointRefused`` (401, 403, 404) pauses the
+/// scheduler until ``resume()``; meanwhile ``flush(deadline:)`` answers with that stop reason
+/// and cause, without a request.
+///
 /// Requests that arrive while a round runs are coalesced into one more round.
 final class DeliveryScheduler: @unchecked Sendable {
     // Safe: every `var` below is only touched while holding `lock`.
@@ -12,6 +16,8 @@ final class DeliveryScheduler: @unchecked Sendable {
     private var requested = false
     private var running = false
     private var paused = false
+    /// Why rounds are paused when the collector refused the endpoint; nil for a ``pause()``.
+    private var refusal: String?
     private var reachable = true
     private var closed = false
     private var retryTimer: Task<Void, Never>?
@@ -58,10 +64,26 @@ final class DeliveryScheduler: @unchecked Sendable {
             guard paused || closed else { return nil }
             var report = DeliveryReport()
             report.stopReason = .stopped
+            if let refusal, !closed {
+                report.stopReason = .endpointRefused
+                report.lastError = refusal
+            }
             return report
         }
         if let pausedReport { return pausedReport }
-        return await worker.deliverAvailable(deadline: deadline)
+        let report = await worker.deliverAvailable(deadline: deadline)
+        pauseIfRefused(report)
+        return report
+    }
+
+    /// Pauses rounds when the collector refused the endpoint; a round is owed on ``resume()``.
+    private func pauseIfRefused(_ report: DeliveryReport) {
+        guard report.stopReason == .endpointRefused else { return }
+        lock.withLock {
+            paused = true
+            requested = true
+            refusal = report.lastError ?? "the collector refused the endpoint"
+        }
     }
 
     /// Stops automatic rounds until ``resume()``: a running round stops after its current batch.
@@ -71,10 +93,12 @@ final class DeliveryScheduler: @unchecked Sendable {
         Task { await worker.finishAfterCurrentBatch() }
     }
 
-    /// Allows rounds again and runs one if any was asked for meanwhile.
+    /// Allows rounds again (also after a refused endpoint) and runs one if any was asked for
+    /// meanwhile.
     func resume() {
         let wanted = lock.withLock {
             paused = false
+            refusal = nil
             return requested
         }
         if wanted { request() }
@@ -110,17 +134,22 @@ final class DeliveryScheduler: @unchecked Sendable {
             }
             guard go else { return }
             let report = await worker.deliverAvailable(deadline: deadline ?? Date().addingTimeInterval(roundBudget))
+            pauseIfRefused(report)
             onReport(report)
             if report.stopReason == .backingOff || report.stopReason == .queueError {
                 scheduleRetry(at: report.earliestNextAttempt ?? Date().addingTimeInterval(5))
+            } else if report.stopReason == .drained, let waiting = report.earliestNextAttempt {
+                // Events wait for a retry: wake up when the first is due.
+                scheduleRetry(at: waiting)
             }
             // A round cut short (deadline, or stopped by `pause`) is owed a continuation.
             if report.stopReason == .deadline || report.stopReason == .stopped { lock.withLock { requested = true } }
         }
     }
 
+    /// Runs a round at `date`, but never later than the retry policy's longest wait from now.
     private func scheduleRetry(at date: Date) {
-        let delay = max(0.05, date.timeIntervalSinceNow)
+        let delay = max(0.05, min(date.timeIntervalSinceNow, worker.configuration.retryPolicy.maxWait))
         let timer = Task { [weak self] in
             try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
             guard !Task.isCancelled else { return }

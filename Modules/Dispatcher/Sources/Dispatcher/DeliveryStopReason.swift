@@ -10,4 +10,8 @@ public enum DeliveryStopReason: String, Sendable, Equatable {
     case stopped
     /// The queue failed to claim or settle events; ``DeliveryReport/lastError`` says how.
     case queueError
+    /// The collector refused the endpoint or the credentials (HTTP 401, 403 or 404): the events
+    /// stay pending, and a ``Dispatcher`` pauses delivery until ``Dispatcher/resume()``.
+    /// ``DeliveryReport/lastError`` names the cause.
+    case endpointRefused
 }

@@ -6,8 +6,9 @@ import Foundation
 /// the destination's ``Destination/maxBatchBytes``), delivers it, and settles every event:
 /// acknowledged, scheduled for retry, or rejected; a 413 splits the batch in halves that are
 /// delivered in turn (a single event that is too large is rejected). A failed batch ends the
-/// round, so a struggling collector is not hammered. Every event claimed is settled before the
-/// round returns: none is left in flight.
+/// round, so a struggling collector is not hammered; a refused endpoint (401, 403, 404) ends it
+/// with ``DeliveryStopReason/endpointRefused``, the events pending with no attempt counted.
+/// Every event claimed is settled before the round returns: none is left in flight.
 ///
 /// Rounds never overlap: a call made while a round runs waits for it, then runs its own.
 public actor DeliveryWorker {
@@ -119,6 +120,12 @@ public actor DeliveryWorker {
                 return report
             }
             if batch.isEmpty {
+                // Nothing due: bring retry times a clock change pushed too far back within the
+                // policy's longest wait, and say when the first waiting event is due.
+                let latest = now.addingTimeInterval(configuration.retryPolicy.maxWait)
+                if let waiting = try? queue.capRetryTimes(notAfter: latest, now: now) {
+                    report.earliestNextAttempt = min(report.earliestNextAttempt ?? waiting, waiting)
+                }
                 report.stopReason = .drained
                 return report
             }
@@ -158,6 +165,7 @@ public actor DeliveryWorker {
             groups[decision, default: []].append(stored)
         }
         var failed = false
+        var refused = false
         var splitBatch: [StoredEvent]?
         for (decision, events) in groups {
             switch decision {
@@ -169,6 +177,8 @@ public actor DeliveryWorker {
             case .reject:
                 // Given up after retryable failures: the collector is struggling, back off.
                 if case .retry = result.outcome { failed = true }
+            case .pause:
+                refused = true
             case .acknowledge:
                 break
             }
@@ -177,6 +187,7 @@ public actor DeliveryWorker {
                 return .stop(.queueError)
             }
         }
+        if refused { return .stop(.endpointRefused) }
         if failed { return .stop(.backingOff) }
         guard let splitBatch, case .tooLarge(let reason) = result.outcome else { return .completed }
 
@@ -217,6 +228,10 @@ public actor DeliveryWorker {
             case .reject(let reason):
                 try queue.reject(ids, reason: reason)
                 report.rejected += ids.count
+                report.lastError = reason
+            case .pause(let reason):
+                // Not the events' fault: no attempt is counted.
+                try queue.release(ids)
                 report.lastError = reason
             case .split:
                 break

@@ -377,10 +377,12 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     /// Stops automatic deliveries (events are still persisted) until ``resume()``.
     public func pause() { backend?.scheduler?.pause() }
 
-    /// Allows deliveries again and delivers what was asked for meanwhile.
+    /// Allows deliveries again and delivers what was asked for meanwhile; also ends the pause a
+    /// refused endpoint (HTTP 401, 403, 404) caused, once its cause is fixed.
     public func resume() { backend?.scheduler?.resume() }
 
-    /// Whether deliveries are paused.
+    /// Whether deliveries are paused: by ``pause()``, or because the collector refused the
+    /// endpoint or the credentials (``DeliveryStopReason/endpointRefused``).
     public var isPaused: Bool { backend?.scheduler?.isPaused ?? false }
 
     /// Tells the Dispatcher about a lifecycle or reachability change; it delivers when its
@@ -427,6 +429,15 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     /// Deletes the rejected events (they are otherwise kept); returns how many.
     @discardableResult
     public func deleteRejected() throws -> Int { try store?.deleteRejected() ?? 0 }
+
+    /// Returns the rejected events to pending with their attempts reset (once what made the
+    /// collector refuse them is fixed) and asks for a delivery; returns how many.
+    @discardableResult
+    public func requeueRejected() throws -> Int {
+        let requeued = try store?.requeueRejected() ?? 0
+        if requeued > 0 { backend?.scheduler?.request() }
+        return requeued
+    }
 
     /// Releases the events of `category` held for consent: they become pending and are delivered.
     /// - Returns: how many were released.
@@ -528,13 +539,18 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
             lock.withLock { state.counters.rejected += count }
         case .retry:
             lock.withLock { state.counters.retried += count }
-        case .split:
+        case .split, .pause:
             break
         }
     }
 
     private func didDeliver(_ report: DeliveryReport) {
-        if let error = report.lastError, report.retried + report.rejected > 0 || report.stopReason == .queueError {
+        // Once, for the round whose request was refused (not for flushes answered while paused).
+        if report.stopReason == .endpointRefused {
+            if report.requests > 0 {
+                diagnose(.delivery, (report.lastError ?? "the collector refused the endpoint") + "; delivery paused until resume()")
+            }
+        } else if let error = report.lastError, report.retried + report.rejected > 0 || report.stopReason == .queueError {
             diagnose(.delivery, error)
         }
     }
@@ -560,6 +576,7 @@ extension RetryDecision {
         case .retry(_, let reason): return status + "retry: " + reason
         case .split(let reason): return status + "split: " + reason
         case .reject(let reason): return status + "rejected: " + reason
+        case .pause(let reason): return status + "paused: " + reason
         }
     }
 }

@@ -4,6 +4,8 @@ import Foundation
 /// holding pending, in-flight, rejected and held events, plus a small key/value `meta` table
 /// and a bounded history of delivered events for the monitor.
 ///
+/// - Rejected events stay until ``deleteRejected()``, or return to pending through
+///   ``requeueRejected()``.
 /// - Events leave only through ``acknowledge(_:)`` (delivered), ``deleteRejected()``,
 ///   ``deleteHeld(category:)`` or ``purge()``, or, when the ``StoreLimits`` are exceeded, by
 ///   eviction of the oldest *pending* events, which is counted in ``StoreCounts/evicted`` and
@@ -522,6 +524,31 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
         returnToPending(ids)
     }
 
+    /// Moves every pending next-attempt time later than `latest` back to `latest`, so a retry
+    /// scheduled while the clock was ahead waits no longer than the retry policy allows, and
+    /// returns the earliest next attempt among the pending events not due at `now` (nil when
+    /// none waits). Scans the pending rows once; returns at once when none is pending.
+    public func capRetryTimes(notAfter latest: Date, now: Date) throws -> Date? {
+        guard counts().pending > 0 else { return nil }
+        let cap = Self.milliseconds(latest)
+        let due = Self.milliseconds(now)
+        return try write { database, _ in
+            let update = try database.cached(EventStoreSchema.capRetryTimes)
+            update.reset()
+            try update.bind(cap, at: 1)
+            try update.bind(pendingFloor, at: 2)
+            try update.bind(cap, at: 3)
+            try update.step()
+            let select = try database.cached(EventStoreSchema.earliestWaiting)
+            select.reset()
+            try select.bind(pendingFloor, at: 1)
+            try select.bind(due, at: 2)
+            defer { select.reset() }
+            guard try select.step(), !select.isNull(0) else { return nil }
+            return Self.date(select.int64(0))
+        }
+    }
+
     /// Moves in-flight or pending events to rejected, counting an attempt and keeping `reason`.
     public func reject(_ ids: [UUID], reason: String) throws {
         guard !ids.isEmpty else { return }
@@ -752,6 +779,29 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
             counts.rejected -= deleted
             counts.bytes -= bytes
             return deleted
+        }
+    }
+
+    /// Returns every rejected event to pending, due now, with its attempts reset to 0 (its last
+    /// error is kept for the monitor), for when what made the collector refuse it is fixed.
+    /// Scans the store once; the pending and rejected counts move together in one transaction.
+    /// - Returns: how many were requeued.
+    @discardableResult
+    public func requeueRejected() throws -> Int {
+        try write { database, counts in
+            guard counts.rejected > 0 else { return 0 }
+            let update = try database.cached(EventStoreSchema.requeueRejected)
+            var requeued = 0
+            var lowest = Int64.max
+            while try update.step() {
+                requeued += 1
+                lowest = min(lowest, update.int64(0))
+            }
+            update.reset()
+            counts.rejected -= requeued
+            counts.pending += requeued
+            if requeued > 0 { pendingFloor = min(pendingFloor, lowest) }
+            return requeued
         }
     }
 

@@ -159,12 +159,18 @@ enum EventStoreSchema {
         UPDATE events SET status = 0, attempts = attempts + 1, next_attempt_at = ?, last_error = ?
         WHERE seq = ? AND status = 1
         """
+    /// Brings pending next-attempt times after a moment back to it (from the pending floor).
+    static let capRetryTimes = "UPDATE events SET next_attempt_at = ? WHERE seq >= ? AND status = 0 AND next_attempt_at > ?"
+    /// The earliest next attempt of the pending rows not yet due (NULL when none waits).
+    static let earliestWaiting = "SELECT min(next_attempt_at) FROM events WHERE seq >= ? AND status = 0 AND next_attempt_at > ?"
     static let rejectInFlight = "UPDATE events SET status = 2, attempts = attempts + 1, last_error = ? WHERE seq = ? AND status = 1"
     static let release = "UPDATE events SET status = 0 WHERE seq = ? AND status = 1"
     static let releaseRange = "UPDATE events SET status = 0 WHERE seq BETWEEN ? AND ? AND status = 1"
     static let releaseAll = "UPDATE events SET status = 0 WHERE status = 1"
     static let rejectedTotals = "SELECT count(*), total(size) FROM events WHERE status = 2"
     static let deleteRejected = "DELETE FROM events WHERE status = 2"
+    /// Rejected rows back to pending, due now, attempts reset (the last error is kept).
+    static let requeueRejected = "UPDATE events SET status = 0, attempts = 0, next_attempt_at = 0 WHERE status = 2 RETURNING seq"
     static let readMeta = "SELECT value FROM meta WHERE key = ?"
     static let writeMeta = "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)"
     static let deleteMeta = "DELETE FROM meta WHERE key = ?"

@@ -10,4 +10,7 @@ public enum RetryDecision: Sendable, Hashable {
     case split(reason: String)
     /// Give up: move them to the rejected state with this reason.
     case reject(reason: String)
+    /// The endpoint or credentials were refused: return them to pending without counting an
+    /// attempt, and stop delivering until resumed.
+    case pause(reason: String)
 }

@@ -4,10 +4,15 @@ import Foundation
 ///
 /// Time and randomness are parameters, so every decision is exact in tests.
 ///
-/// - Retryable outcomes (network error, timeout, 408, 429, 5xx) wait
+/// - Retryable outcomes (network error, timeout, 408, 429, 5xx, a redirect) wait
 ///   `min(maxDelay, baseDelay * multiplier^(attempt-1))`, spread by ``jitter``; a `Retry-After`
-///   from the server replaces that delay (capped at ``maxRetryAfter``).
+///   from the server replaces that delay (capped at ``maxRetryAfter``, one hour by default).
+/// - No wait exceeds ``maxWait``, whatever the wall clock says: a stored next-attempt time
+///   further ahead than now + ``maxWait`` (scheduled while the clock was ahead) is treated as
+///   now + ``maxWait``.
 /// - 413 splits a batch of several events; a single event that is too large is rejected.
+/// - 401, 403 and 404 pause: the events stay pending, no attempt counted (the endpoint or the
+///   credentials are wrong, not the events).
 /// - 400, 422 and every other 4xx reject.
 /// - An event whose attempt reached ``maxAttempts``, or older than ``maxAge``, is rejected
 ///   instead of retried, with the reason saying so.
@@ -24,8 +29,22 @@ public struct RetryPolicy: Sendable, Equatable {
     public var maxAttempts: Int
     /// The age after which a failing event is rejected, in seconds since it was created.
     public var maxAge: TimeInterval
-    /// The longest `Retry-After` honoured, in seconds; longer ones are cut to this.
+    /// The longest `Retry-After` honoured, in seconds (one hour by default); longer ones, and
+    /// HTTP dates further ahead, are cut to this, so a server cannot park the queue for days.
     public var maxRetryAfter: TimeInterval
+
+    /// The ceiling of every retry wait, one day, whatever ``maxDelay`` and ``maxRetryAfter`` say.
+    public static let waitCeiling: TimeInterval = 86_400
+
+    /// The maximum backoff: the longest any retry waits, in seconds. It is the larger of
+    /// ``maxDelay`` and ``maxRetryAfter`` (never negative, never above ``waitCeiling``).
+    ///
+    /// A next-attempt time further ahead than now + `maxWait` cannot come from this policy: it
+    /// was scheduled while the clock was ahead. Delivery treats it as now + `maxWait`.
+    public var maxWait: TimeInterval {
+        let longest = max(maxDelay, maxRetryAfter)
+        return longest.isNaN ? Self.waitCeiling : min(max(0, longest), Self.waitCeiling)
+    }
 
     /// Creates a policy. The defaults: 1 s doubling to at most 5 minutes, full jitter,
     /// 10 attempts, 7 days, `Retry-After` up to 1 hour.
@@ -73,6 +92,8 @@ public struct RetryPolicy: Sendable, Equatable {
             return .acknowledge
         case .rejected(let reason):
             return .reject(reason: reason)
+        case .endpointRefused(let reason):
+            return .pause(reason: reason)
         case .tooLarge(let reason):
             return batchCount > 1 ? .split(reason: reason) : .reject(reason: "too large on its own: " + reason)
         case .retry(let reason, let retryAfter):
@@ -85,7 +106,7 @@ public struct RetryPolicy: Sendable, Equatable {
             }
             let delay = retryAfter.map { min($0.delay(from: now), maxRetryAfter) }
                 ?? backoff(attempt: attempt, random: random)
-            return .retry(at: now.addingTimeInterval(delay), reason: reason)
+            return .retry(at: now.addingTimeInterval(delay.isNaN ? maxWait : min(max(0, delay), maxWait)), reason: reason)
         }
     }
 }

@@ -3,8 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The default ``HTTPTransport``: its own `URLSession` with a request timeout, no cache and no
-/// cookies.
+/// The default ``HTTPTransport``: its own `URLSession` with a request timeout, no cache, no
+/// cookies, and no redirects followed: a 3xx is returned as it came (see ``DeliveryOutcome``).
 public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
     // Safe: both stored properties are immutable after init, and URLSession is thread-safe.
     private let session: URLSession
@@ -25,7 +25,7 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
         configuration.httpMaximumConnectionsPerHost = 1
-        session = URLSession(configuration: configuration)
+        session = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
     }
 
     deinit { session.finishTasksAndInvalidate() }

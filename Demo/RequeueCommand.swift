@@ -1,0 +1,22 @@
+import Dispatcher
+import Foundation
+
+/// `demo requeue --store PATH`: returns the store's rejected events to pending, attempts reset,
+/// and prints how many.
+///
+/// Exit 0 on success (also when nothing was rejected), 1 with a message when the store is
+/// missing or cannot be changed, 2 on a usage mistake.
+enum RequeueCommand {
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let options = try CommandLineOptions(arguments, valueOptions: ["store"], flagOptions: [])
+        guard options.positional.isEmpty else { throw UsageError("requeue takes no arguments besides --store PATH") }
+        guard let path = options.value("store") else { throw UsageError("requeue needs --store PATH") }
+        // Opening would create a missing store: refuse instead.
+        guard FileManager.default.fileExists(atPath: path) else { throw MonitorError.noStore(path) }
+        let store = try EventStore(path: path, limits: .unlimited)
+        defer { store.close() }
+        let requeued = try store.requeueRejected()
+        say("requeue: \(requeued) rejected events are pending again (\(store.counts()))")
+        return 0
+    }
+}
