@@ -20,7 +20,13 @@ enum FlushCommand {
             storePath: path, destination: destination,
             batch: BatchConfig(maxQueueSize: Int.max / 2, maxQueueBytes: Int.max / 2, deliverySize: 500, flushInterval: 0),
             strategy: []))
+        let start = dispatcher.counters
         let deadline = Date().addingTimeInterval(timeout)
+        /// The closing line: what this flush did, and what is left.
+        func summary() -> String {
+            let counters = dispatcher.counters
+            return "flush: \(RunSummary(from: start, to: counters).line), rejected \(counters.rejected - start.rejected), pending \(counters.store.pending + counters.store.inFlight)"
+        }
         // Outstanding: pending, or in flight in a round that a timeout left running.
         func outstanding() -> Int {
             let store = dispatcher.counters.store
@@ -36,6 +42,7 @@ enum FlushCommand {
             if remaining <= 0 {
                 let (delivered, rejected) = (dispatcher.counters.delivered, dispatcher.counters.rejected)
                 printError("demo: flush timed out after \(Int(timeout)) s with \(pending) events still pending (delivered \(delivered), rejected \(rejected))")
+                printError(summary())
                 await dispatcher.close(timeout: 2)
                 return 1
             }
@@ -44,6 +51,7 @@ enum FlushCommand {
             if report.stopReason == .endpointRefused {
                 let cause = report.lastError ?? "the collector refused the endpoint"
                 printError("demo: flush stopped: \(cause); \(outstanding()) events still pending (delivered \(delivered), rejected \(rejected)); check --endpoint and --write-key")
+                printError(summary())
                 await dispatcher.close(timeout: 2)
                 return 1
             }
@@ -60,9 +68,9 @@ enum FlushCommand {
             }
         }
         let counts = dispatcher.counters.store
-        let (delivered, rejected) = (dispatcher.counters.delivered, dispatcher.counters.rejected)
+        let closing = summary()
         await dispatcher.close()
-        say("flush: delivered \(delivered), rejected \(rejected), pending 0, kept rejected \(counts.rejected), to \(destination.name)")
+        say("\(closing), kept rejected \(counts.rejected), to \(destination.name)")
         return 0
     }
 }

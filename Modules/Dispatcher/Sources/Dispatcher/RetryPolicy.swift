@@ -6,7 +6,7 @@ import Foundation
 ///
 /// - Retryable outcomes (network error, timeout, 408, 429, 5xx, a redirect) wait
 ///   `min(maxDelay, baseDelay * multiplier^(attempt-1))`, spread by ``jitter``; a `Retry-After`
-///   from the server replaces that delay (capped at ``maxRetryAfter``, one hour by default).
+///   from the server replaces that delay (capped at ``maxRetryAfter``, five minutes by default).
 /// - No wait exceeds ``maxWait``, whatever the wall clock says: a stored next-attempt time
 ///   further ahead than now + ``maxWait`` (scheduled while the clock was ahead) is treated as
 ///   now + ``maxWait``.
@@ -29,7 +29,8 @@ public struct RetryPolicy: Sendable, Equatable {
     public var maxAttempts: Int
     /// The age after which a failing event is rejected, in seconds since it was created.
     public var maxAge: TimeInterval
-    /// The longest `Retry-After` honoured, in seconds (one hour by default); longer ones, and
+    /// The longest `Retry-After` honoured, in seconds (five minutes by default, the same as
+    /// ``maxDelay``, so that the default ``maxWait`` is the maximum backoff); longer ones, and
     /// HTTP dates further ahead, are cut to this, so a server cannot park the queue for days.
     public var maxRetryAfter: TimeInterval
 
@@ -47,11 +48,11 @@ public struct RetryPolicy: Sendable, Equatable {
     }
 
     /// Creates a policy. The defaults: 1 s doubling to at most 5 minutes, full jitter,
-    /// 10 attempts, 7 days, `Retry-After` up to 1 hour.
+    /// 10 attempts, 7 days, `Retry-After` up to 5 minutes.
     public init(
         baseDelay: TimeInterval = 1, multiplier: Double = 2, maxDelay: TimeInterval = 300,
         jitter: RetryJitter = .full, maxAttempts: Int = 10, maxAge: TimeInterval = 7 * 86_400,
-        maxRetryAfter: TimeInterval = 3600
+        maxRetryAfter: TimeInterval = 300
     ) {
         self.baseDelay = baseDelay
         self.multiplier = multiplier
