@@ -109,12 +109,26 @@ struct EventIDClockTests {
         #expect(Set(collected.all.values.flatMap { $0 }).count == 40_000)
     }
 
-    @Test func anExplicitDateKeepsItsTime() {
+    @Test func backOrForwardDatedIdsKeepTheirTimeAndLeaveTheOrderAlone() {
         let clock = SteppingClock(tick: 0.001, steppedBack: 0..<0)
         let generator = EventIDGenerator(clock: clock.now)
-        _ = generator.make()
+        let first = generator.make()
         let past = Date(timeIntervalSince1970: 1_700_000_000.125)
         #expect(EventID.milliseconds(of: generator.make(at: past)) == 1_700_000_000_125)
+        let future = clock.start.addingTimeInterval(86_400)
+        #expect(EventID.milliseconds(of: generator.make(at: future)) == Self.milliseconds(future))
+        let next = generator.make()
+        #expect(Self.pairsOutOfOrder([first, next]) == 0)
+        #expect(EventID.milliseconds(of: next) < Self.milliseconds(clock.start) + 1_000, "a forward-dated id dragged the order")
+    }
+
+    @Test func aDateNearNowIsOrderedWithTheOthers() {
+        let clock = SteppingClock(tick: 0.000_01, steppedBack: 0..<0)
+        let generator = EventIDGenerator(clock: clock.now)
+        let ids = (0..<1_000).map { index in
+            index.isMultiple(of: 2) ? generator.make() : generator.make(at: clock.start.addingTimeInterval(Double(index) * 0.000_01))
+        }
+        #expect(Self.pairsOutOfOrder(ids) == 0)
     }
 }
 

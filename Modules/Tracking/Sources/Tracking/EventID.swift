@@ -17,9 +17,9 @@ public enum EventID {
     /// the wall clock was stepped back.
     public static func make() -> UUID { generator.make() }
 
-    /// A new UUIDv7 for `date`. A date up to a second behind the last id counts as its time and
-    /// stays ordered; an earlier one (back-dated events, tests) keeps its own time, unordered.
-    /// Use ``make()`` for ids that must be in order.
+    /// A new UUIDv7 for `date`. A date within a second of now is ordered like ``make()``; any
+    /// other (back- or forward-dated events, tests) keeps its own time, unordered, and does not
+    /// affect the order of later ids. Use ``make()`` for ids that must be in order.
     public static func make(at date: Date) -> UUID { generator.make(at: date) }
 
     /// The millisecond timestamp encoded in a version 7 id.

@@ -25,9 +25,14 @@ final class EventIDGenerator: @unchecked Sendable {
     /// A new id for the clock's time, greater than every id this generator made before.
     func make() -> UUID { uuid(next(milliseconds: Self.milliseconds(clock()), ordered: true)) }
 
-    /// A new id for `date`: ordered after the others when `date` is at most a second behind the
-    /// last id, otherwise with `date`'s own time and no order.
-    func make(at date: Date) -> UUID { uuid(next(milliseconds: Self.milliseconds(date), ordered: false)) }
+    /// A new id for `date`. A date within a second of the clock is ordered like ``make()``; any
+    /// other (back- or forward-dated) keeps its own time, unordered, and leaves the order alone,
+    /// so that it cannot drag later ids to its time.
+    func make(at date: Date) -> UUID {
+        let milliseconds = Self.milliseconds(date)
+        let now = Self.milliseconds(clock())
+        return uuid(next(milliseconds: milliseconds, ordered: milliseconds + 1_000 >= now && milliseconds <= now + 1_000))
+    }
 
     private static func milliseconds(_ date: Date) -> UInt64 {
         UInt64(max(0, (date.timeIntervalSince1970 * 1000).rounded(.down)))
@@ -50,13 +55,13 @@ final class EventIDGenerator: @unchecked Sendable {
     private func next(milliseconds: UInt64, ordered: Bool) -> (timestamp: UInt64, counter: UInt16, random: UInt64) {
         lock.lock()
         defer { lock.unlock() }
+        if !ordered {
+            return (milliseconds & 0xFFFF_FFFF_FFFF, UInt16(truncatingIfNeeded: nextRandom() & 0x0FFF), nextRandom())
+        }
         if milliseconds > lastMilliseconds {
             lastMilliseconds = milliseconds
             // Start each millisecond at a random point in the lower half, leaving room to count.
             counter = UInt16(truncatingIfNeeded: nextRandom() & 0x07FF)
-        } else if !ordered, milliseconds + 1_000 < lastMilliseconds {
-            // A date given explicitly, well before the last id: keep that time, unordered.
-            return (milliseconds & 0xFFFF_FFFF_FFFF, UInt16(truncatingIfNeeded: nextRandom() & 0x0FFF), nextRandom())
         } else if counter < 0x0FFF {
             // The same millisecond, or the clock behind the last id (stepped back, or borrowed
             // from below): count on from the last id.
