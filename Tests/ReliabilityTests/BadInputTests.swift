@@ -31,6 +31,7 @@ struct BadInputTests {
         var name: String?
         var action: String?
         var userData: UserDataValue?
+        var flagCodes: [String]
 
         init(_ bytes: some Collection<UInt8>) throws {
             guard case .object(let members) = try JSONValueParser.parse(bytes), let id = members["id"]?.stringValue else {
@@ -41,6 +42,11 @@ struct BadInputTests {
             name = members["name"]?.stringValue
             action = members["action"]?.stringValue
             userData = members["userData"]
+            if case .array(let flags)? = members["flags"] {
+                flagCodes = flags.compactMap { if case .object(let flag) = $0 { flag["code"]?.stringValue } else { nil } }
+            } else {
+                flagCodes = []
+            }
         }
     }
 
@@ -59,7 +65,7 @@ struct BadInputTests {
         return plan
     }
 
-    @Test("3,000 events of empty, 1 MB, non-finite, 50-deep and unusual-Unicode data: nothing crashes, oversized events are refused with a reason and counted, everything else arrives intact")
+    @Test("3,000 events of empty, 1 MB, non-finite, 50-deep and unusual-Unicode data: nothing crashes, oversized events are refused with a reason and counted, 50-deep data is cut at depth 32 and flagged, everything else arrives intact")
     func hostileData() async throws {
         let directory = try TemporaryDirectory(prefix: "reliability-bad-input")
         defer { directory.remove() }
@@ -156,7 +162,7 @@ struct BadInputTests {
                 continue
             }
             var expected: UserData = ["category": .string(Probe.category), "name": .string(event.name), "action": .string(event.action)]
-            for (key, value) in event.userData {
+            for (key, value) in UserDataComparison.cutToLimit(event.userData) {
                 expected[["category", "name", "action"].contains(key) ? "userData." + key : key] = value
             }
             if let difference = UserDataComparison.firstDifference(
@@ -191,8 +197,11 @@ struct BadInputTests {
                 ndjsonMismatches.append("\(event.id): category, name or action differ")
             }
             if let difference = UserDataComparison.firstDifference(
-                UserDataComparison.jsonForm(.object(event.userData)), line.userData ?? .null) {
+                UserDataComparison.jsonForm(.object(UserDataComparison.cutToLimit(event.userData))), line.userData ?? .null) {
                 ndjsonMismatches.append("\(event.id) (\(event.kind)): \(difference)")
+            }
+            if line.flagCodes.contains(DeepValue.flagCode) != (event.kind == .nested) {
+                ndjsonMismatches.append("\(event.id) (\(event.kind)): flags \(line.flagCodes)")
             }
             let expectedBytes = EncodedEvent(TrackedEvent(id: event.id, category: Probe.category, name: event.name,
                                                           action: event.action, userData: event.userData)).userDataJSON

@@ -17,6 +17,21 @@ enum UserDataComparison {
         }
     }
 
+    /// The userData as the library must deliver it: every array or object deeper than
+    /// ``DeepValue/limit`` (the userData object being level 1) replaced by the placeholder.
+    static func cutToLimit(_ userData: UserData) -> UserData {
+        userData.mapValues { cut($0, level: 2) }
+    }
+
+    private static func cut(_ value: UserDataValue, level: Int) -> UserDataValue {
+        switch value {
+        case .array where level > DeepValue.limit, .object where level > DeepValue.limit: .string(DeepValue.placeholder)
+        case .array(let values): .array(values.map { cut($0, level: level + 1) })
+        case .object(let values): .object(values.mapValues { cut($0, level: level + 1) })
+        default: value
+        }
+    }
+
     /// Whether `received` is what `sent` must become after a JSON round trip.
     static func matches(sent: UserDataValue, received: UserDataValue) -> Bool {
         equivalent(jsonForm(sent), received)

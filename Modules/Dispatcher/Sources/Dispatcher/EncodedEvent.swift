@@ -26,25 +26,40 @@ public struct EncodedEvent: Sendable, Equatable {
 
     /// Encodes an event. Runs on the sender's thread, so it does as little as it can: keys are
     /// written in the dictionary's order, and empty context and flags share one constant.
+    ///
+    /// Arrays and objects nested deeper than ``Tracking/UserDataValue/maximumDepth`` in userData
+    /// or context are written as the placeholder and the event flagged
+    /// ``Tracking/EventFlag/userDataTruncated`` or ``Tracking/EventFlag/contextTruncated``, so
+    /// an event built by hand is as safe to persist and deliver as one from an `EventReporter`.
     public init(_ event: TrackedEvent) {
         id = event.id
         timestampMilliseconds = JSONText.milliseconds(event.timestamp)
         category = event.category
         name = event.name
         action = event.action
-        userDataJSON = Self.json(event.userData)
-        contextJSON = event.context.isEmpty ? Self.emptyObject : Self.json(event.context)
-        flagsJSON = Self.flagsJSON(event.flags)
+        let userData = Self.json(event.userData)
+        let context = event.context.isEmpty ? (bytes: Self.emptyObject, truncated: false) : Self.json(event.context)
+        userDataJSON = userData.bytes
+        contextJSON = context.bytes
+        guard userData.truncated || context.truncated else {
+            flagsJSON = Self.flagsJSON(event.flags)
+            return
+        }
+        var flags = event.flags
+        if userData.truncated, !flags.contains(.userDataTruncated) { flags.append(.userDataTruncated) }
+        if context.truncated, !flags.contains(.contextTruncated) { flags.append(.contextTruncated) }
+        flagsJSON = Self.flagsJSON(flags)
     }
 
     private static let emptyObject: [UInt8] = Array("{}".utf8)
     private static let emptyArray: [UInt8] = Array("[]".utf8)
 
-    private static func json(_ values: UserData) -> [UInt8] {
-        guard !values.isEmpty else { return emptyObject }
+    /// The values as a JSON object, and whether anything was nested too deep and cut.
+    private static func json(_ values: UserData) -> (bytes: [UInt8], truncated: Bool) {
+        guard !values.isEmpty else { return (emptyObject, false) }
         var writer = JSONWriter(capacity: 32 * values.count + 16)
         writer.object(values, sortedKeys: false)
-        return writer.bytes
+        return (writer.bytes, writer.truncated)
     }
 
     /// Flags as the store and the journal keep them: `[{"code":…,"detail":…}]`.

@@ -23,4 +23,12 @@ public struct EventFlag: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// A double in the data is NaN or infinite and was written as a string.
     public static let nonFiniteNumber = EventFlag(code: "non_finite_number")
+
+    /// Arrays or objects in the userData nested deeper than ``UserDataValue/maximumDepth`` were
+    /// replaced by ``UserDataValue/truncationPlaceholder``.
+    public static let userDataTruncated = EventFlag(code: "nesting_truncated", detail: "userData")
+
+    /// Arrays or objects in the context nested deeper than ``UserDataValue/maximumDepth`` were
+    /// replaced by ``UserDataValue/truncationPlaceholder`` (by the Dispatcher's encoder).
+    public static let contextTruncated = EventFlag(code: "nesting_truncated", detail: "context")
 }

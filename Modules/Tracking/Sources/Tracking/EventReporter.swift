@@ -73,14 +73,19 @@ public struct EventReporter<T: EventType>: Sendable {
         return plugins.flatMap { $0.send(contentsOf: processed) }
     }
 
+    /// Builds the event every processor and plugin sees: userData nested deeper than
+    /// ``UserDataValue/maximumDepth`` is cut here, once, and flagged.
     private func makeEvent(name: T.Name, action: T.Action, userData: UserData) -> TrackedEvent {
-        var event = TrackedEvent(category: T.category, name: name.rawValue, action: action.rawValue, userData: userData)
+        let findings = userData.findings()
+        var event = TrackedEvent(category: T.category, name: name.rawValue, action: action.rawValue,
+                                 userData: findings.tooDeep ? userData.truncatedToMaximumDepth() : userData)
         if !T.isValid(name: name, action: action) {
             let flag = EventFlag.invalidPair(name: name.rawValue, action: action.rawValue)
             event.flag(flag)
             violationHandler.report(event, flag)
         }
-        if userData.values.contains(where: \.containsNonFiniteNumber) { event.flag(.nonFiniteNumber) }
+        if findings.tooDeep { event.flag(.userDataTruncated) }
+        if findings.nonFiniteNumber { event.flag(.nonFiniteNumber) }
         return event
     }
 

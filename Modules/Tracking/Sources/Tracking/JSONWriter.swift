@@ -5,9 +5,19 @@ import Foundation
 /// Used on hot paths (persisting an event, encoding a batch) where `JSONEncoder` is too slow.
 /// Keys are written in the order given; ``UserData`` objects are written with sorted keys, so
 /// the same data always produces the same bytes.
+///
+/// A value is written at most ``UserDataValue/maximumDepth`` arrays and objects deep (the
+/// outermost one given to ``value(_:)`` or ``object(_:sortedKeys:)`` counting as level 1): a
+/// deeper one is written as ``UserDataValue/truncationPlaceholder`` and ``truncated`` is set.
+/// So the output always parses, and the writer never recurses deeper than that.
 public struct JSONWriter: Sendable {
     /// The bytes written so far.
     public private(set) var bytes: [UInt8]
+    /// Whether something nested deeper than ``UserDataValue/maximumDepth`` was written as the
+    /// placeholder.
+    public private(set) var truncated = false
+    /// The arrays and objects of a value being written that are open.
+    private var nesting = 0
 
     /// Creates a writer.
     /// - Parameter capacity: bytes to reserve up front.
@@ -164,7 +174,7 @@ public struct JSONWriter: Sendable {
         int(value)
     }
 
-    /// Appends a ``UserDataValue``.
+    /// Appends a ``UserDataValue``, cut at ``UserDataValue/maximumDepth``.
     public mutating func value(_ value: UserDataValue) {
         switch value {
         case .string(let text): string(text)
@@ -173,23 +183,26 @@ public struct JSONWriter: Sendable {
         case .bool(let flag): bool(flag)
         case .date(let date): self.date(date)
         case .array(let values):
+            guard enterContainer() else { return }
             bytes.append(UInt8(ascii: "["))
             for (index, element) in values.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
                 self.value(element)
             }
             bytes.append(UInt8(ascii: "]"))
+            nesting -= 1
         case .object(let values): object(values)
         case .null: null()
         }
     }
 
-    /// Appends an object.
+    /// Appends an object, cut at ``UserDataValue/maximumDepth``.
     /// - Parameters:
     ///   - values: the members.
     ///   - sortedKeys: write keys in sorted order, so equal data gives equal bytes (default);
     ///     `false` writes them in the dictionary's order, which is cheaper.
     public mutating func object(_ values: [String: UserDataValue], sortedKeys: Bool = true) {
+        guard enterContainer() else { return }
         bytes.append(UInt8(ascii: "{"))
         if values.count == 1 || !sortedKeys {
             for (index, pair) in values.enumerated() {
@@ -203,6 +216,19 @@ public struct JSONWriter: Sendable {
             }
         }
         bytes.append(UInt8(ascii: "}"))
+        nesting -= 1
+    }
+
+    /// Opens one more level of the value being written, or, at ``UserDataValue/maximumDepth``,
+    /// writes the placeholder instead and says so.
+    private mutating func enterContainer() -> Bool {
+        guard nesting < UserDataValue.maximumDepth else {
+            truncated = true
+            value(UserDataValue.truncationPlaceholder)
+            return false
+        }
+        nesting += 1
+        return true
     }
 
     private mutating func member(_ key: String, _ value: UserDataValue) {

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The data attached to an event: typed values by key.
+/// The data attached to an event: typed values by key. Arrays and objects in it nest at most
+/// ``UserDataValue/maximumDepth`` levels; deeper ones are cut and the event flagged.
 public typealias UserData = [String: UserDataValue]
 
 /// A typed value in an event's ``UserData``: a string, number, boolean, date, list, object or null.
@@ -53,14 +54,52 @@ public enum UserDataValue: Sendable, Hashable {
         }
     }
 
-    /// Whether this value, or any value nested in it, is a NaN or infinite double.
+    /// Whether this value, or any value nested in it, is a NaN or infinite double. Recurses at
+    /// most ``maximumDepth`` levels; deeper values are walked with a stack of their own, so any
+    /// depth is safe.
     public var containsNonFiniteNumber: Bool {
-        switch self {
-        case .double(let value): !value.isFinite
-        case .array(let values): values.contains { $0.containsNonFiniteNumber }
-        case .object(let values): values.values.contains { $0.containsNonFiniteNumber }
-        default: false
+        if let answer = containsNonFiniteNumber(levels: Self.maximumDepth) { return answer }
+        var pending: [UserDataValue] = [self]
+        while let current = pending.popLast() {
+            switch current {
+            case .double(let value): if !value.isFinite { return true }
+            case .array(let values): pending.append(contentsOf: values)
+            case .object(let values): pending.append(contentsOf: values.values)
+            default: break
+            }
         }
+        return false
+    }
+
+    /// The answer found within `levels` arrays and objects, or nil when the value is deeper and
+    /// holds no non-finite number that shallow.
+    private func containsNonFiniteNumber(levels: Int) -> Bool? {
+        var deeper = false
+        switch self {
+        case .double(let value):
+            return !value.isFinite
+        case .array(let values):
+            guard levels > 0 else { return nil }
+            for value in values {
+                switch value.containsNonFiniteNumber(levels: levels - 1) {
+                case true?: return true
+                case nil: deeper = true
+                case false?: break
+                }
+            }
+        case .object(let values):
+            guard levels > 0 else { return nil }
+            for value in values.values {
+                switch value.containsNonFiniteNumber(levels: levels - 1) {
+                case true?: return true
+                case nil: deeper = true
+                case false?: break
+                }
+            }
+        default:
+            return false
+        }
+        return deeper ? nil : false
     }
 }
 

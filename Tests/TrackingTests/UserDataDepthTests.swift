@@ -1,0 +1,186 @@
+import Foundation
+import Testing
+import Tracking
+import TrackingTestKit
+
+/// userData nested deeper than `UserDataValue.maximumDepth` is cut where events are built and
+/// flagged; the JSON writer cuts the same way for anything else; nothing recurses on depth.
+@Suite("UserData depth limit")
+struct UserDataDepthTests {
+    enum Kind: String, CaseIterable, Sendable { case object, array }
+
+    /// `containers` arrays or objects inside one another around `bottom`, built iteratively.
+    static func chain(_ kind: Kind, _ containers: Int, bottom: UserDataValue = "bottom") -> UserDataValue {
+        var value = bottom
+        for _ in 0..<containers { value = kind == .object ? .object(["next": value]) : .array([value]) }
+        return value
+    }
+
+    /// How many arrays or objects a chain has, and what is at its bottom, without recursion.
+    static func measure(_ value: UserDataValue?) -> (containers: Int, bottom: UserDataValue?) {
+        var current = value
+        var containers = 0
+        while true {
+            switch current {
+            case .object(let members)? where members.count == 1 && members["next"] != nil: current = members["next"]
+            case .array(let elements)? where elements.count == 1: current = elements[0]
+            default: return (containers, current)
+            }
+            containers += 1
+        }
+    }
+
+    /// Takes a chain apart from the top, one level at a time, so that releasing it does not
+    /// recurse once per level (Swift's release of nested buffers does, beyond ~40,000 levels
+    /// on an 8 MB stack).
+    static func dismantle(_ value: inout UserDataValue) {
+        while true {
+            let next: UserDataValue
+            switch value {
+            case .object(let members) where members.count == 1: next = members.values.first ?? .null
+            case .array(let elements) where elements.count == 1: next = elements[0]
+            default: return
+            }
+            value = next
+        }
+    }
+
+    /// The largest bracket nesting in JSON text, strings skipped.
+    static func nesting(_ json: String) -> Int {
+        var deepest = 0, depth = 0, inString = false, escaped = false
+        for byte in json.utf8 {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1; deepest = max(deepest, depth)
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+            default: break
+            }
+        }
+        return deepest
+    }
+
+    @Test func theLimitThePlaceholderAndTheFlagAreDocumentedValues() {
+        #expect(UserDataValue.maximumDepth == 32)
+        #expect(UserDataValue.truncationPlaceholder == .string("[truncated]"))
+        #expect(EventFlag.userDataTruncated == EventFlag(code: "nesting_truncated", detail: "userData"))
+        #expect(EventFlag.contextTruncated == EventFlag(code: "nesting_truncated", detail: "context"))
+    }
+
+    @Test("32 levels, the userData object included, pass untouched; the 33rd is cut and flagged", arguments: Kind.allCases)
+    func cutsExactlyBeyondTheLimit(kind: Kind) throws {
+        let recorder = RecordingPlugin()
+        let reporter = EventReporter<Search>(plugins: [recorder])
+        let fits: UserData = ["deep": Self.chain(kind, 31), "flat": 1]
+        reporter.send(name: .query, action: .submitted, userData: fits)
+        reporter.send(name: .query, action: .submitted, userData: ["deep": Self.chain(kind, 32), "flat": 1])
+
+        let kept = try #require(recorder.events.first)
+        #expect(kept.userData == fits)
+        #expect(kept.flags.isEmpty)
+        #expect(Self.nesting(JSONText.encode(.object(kept.userData))) == 32)
+
+        let cut = try #require(recorder.events.last)
+        let (containers, bottom) = Self.measure(cut.userData["deep"])
+        #expect(containers == 31)
+        #expect(bottom == UserDataValue.truncationPlaceholder)
+        #expect(cut.userData["flat"] == 1)
+        #expect(cut.flags == [.userDataTruncated])
+        #expect(Self.nesting(JSONText.encode(.object(cut.userData))) == 32)
+    }
+
+    @Test func scalarsAtTheLimitStayAndOnlyTheDeeperContainersGo() throws {
+        let recorder = RecordingPlugin()
+        let atTheLimit: UserDataValue = ["leaf": 1, "list": [2], "empty": [:], "infinity": .double(.infinity)]
+        let outer = Self.chain(.array, 30, bottom: atTheLimit)
+        EventReporter<Search>(plugins: [recorder]).send(name: .query, action: .submitted, userData: ["deep": outer])
+        let event = try #require(recorder.events.first)
+        let (containers, bottom) = Self.measure(event.userData["deep"])
+        #expect(containers == 30)
+        #expect(bottom == ["leaf": 1, "list": "[truncated]", "empty": "[truncated]", "infinity": .double(.infinity)])
+        #expect(event.flags == [.userDataTruncated, .nonFiniteNumber])
+    }
+
+    @Test func aNonFiniteNumberThatWasCutAwayIsNotFlagged() throws {
+        let recorder = RecordingPlugin()
+        EventReporter<Search>(plugins: [recorder])
+            .send(name: .query, action: .submitted, userData: ["deep": Self.chain(.object, 40, bottom: .double(.infinity))])
+        #expect(recorder.events.first?.flags == [.userDataTruncated])
+    }
+
+    @Test func ordinaryDataIsUntouchedAndUnflagged() throws {
+        let recorder = RecordingPlugin()
+        let data: UserData = ["cardType": "Mastercard", "quantity": 3, "items": [["sku": "a"], ["sku": "b"]], "total": 19.99]
+        EventReporter<Search>(plugins: [recorder]).send(name: .query, action: .submitted, userData: data)
+        #expect(recorder.events.first?.userData == data)
+        #expect(recorder.events.first?.flags == [])
+    }
+
+    @Test func sendingSeveralEventsCutsEachOne() {
+        let recorder = RecordingPlugin()
+        EventReporter<Search>(plugins: [recorder]).send(contentsOf: [
+            (.query, .submitted, ["deep": Self.chain(.array, 100)]), (.query, .submitted, ["flat": true]),
+        ])
+        #expect(recorder.events.map(\.flags) == [[.userDataTruncated], []])
+        #expect(Self.measure(recorder.events.first?.userData["deep"]).containers == 31)
+    }
+
+    @Test("The console shows a 10,000-deep value cut, as JSON, with the flag", arguments: Kind.allCases)
+    func theConsoleSeesTheCutValue(kind: Kind) throws {
+        let buffer = TextBuffer()
+        EventReporter<Search>(plugins: [ConsoleReporter(stream: buffer)])
+            .send(name: .query, action: .submitted, userData: ["deep": Self.chain(kind, 10_000)])
+        let line = try #require(buffer.lines.first)
+        #expect(line.hasPrefix("[Search] query · submitted  {\"deep\":"))
+        #expect(line.hasSuffix("\"[truncated]\"" + String(repeating: kind == .object ? "}" : "]", count: 31) + "}  ⚑ nesting_truncated(userData)"))
+        #expect(Self.nesting(line) == 32)
+    }
+
+    @Test("The writer cuts any value it is given at the limit and says so", arguments: Kind.allCases)
+    func theWriterIsDepthSafe(kind: Kind) throws {
+        var writer = JSONWriter()
+        writer.value(Self.chain(kind, 10_000))
+        #expect(writer.truncated)
+        let parsed = try JSONSerialization.jsonObject(with: Data(writer.bytes), options: [.fragmentsAllowed])
+        var containers = 0
+        var current: Any? = parsed
+        while let next = (current as? [String: Any])?["next"] ?? (current as? [Any])?.first {
+            current = next
+            containers += 1
+        }
+        #expect(containers == 32 && current as? String == "[truncated]")
+
+        // Each value starts at level 1 again; 32 levels fit.
+        var again = JSONWriter()
+        again.value(Self.chain(kind, 32))
+        again.raw(",")
+        again.value(Self.chain(kind, 32))
+        #expect(!again.truncated)
+        #expect(Self.nesting(again.string) == 32)
+        #expect(Self.nesting(Self.chain(kind, 10_000).description) == 32)
+    }
+
+    @Test("Nothing the library does with a 50,000-deep value recurses per level", arguments: Kind.allCases)
+    func noRecursionPerLevel(kind: Kind) {
+        var value = Self.chain(kind, 50_000, bottom: .double(.nan))
+        #expect(value.containsNonFiniteNumber)
+        #expect(Self.nesting(JSONText.encode(value)) == 32)
+        let recorder = RecordingPlugin()
+        let buffer = TextBuffer()
+        EventReporter<Search>(plugins: [recorder, ConsoleReporter(stream: buffer)])
+            .send(name: .query, action: .submitted, userData: ["deep": value])
+        #expect(recorder.events.first?.flags == [.userDataTruncated])
+        #expect(Self.nesting(buffer.text) == 32)
+        Self.dismantle(&value)
+        #expect(value.doubleValue?.isNaN == true)
+    }
+}
