@@ -1,6 +1,7 @@
 import Dispatcher
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("Endpoint validation")
 struct EndpointURLTests {
@@ -36,5 +37,27 @@ struct EndpointURLTests {
         #expect(!EndpointURL.isLoopback(host: "127.0.0.256"))
         #expect(!EndpointURL.isLoopback(host: "10.0.0.1"))
         #expect(!EndpointURL.isLoopback(host: "example.com"))
+    }
+
+    @Test("a file:// URL naming a host other than localhost is refused, not written to the bare path")
+    func fileURLWithAHost() async throws {
+        let error = #expect(throws: EndpointError.self) { try EndpointURL.fileURL("file://somehost/x") }
+        #expect(error == .remoteFileHost("file://somehost/x", host: "somehost"))
+        #expect(error?.description.contains("somehost") == true && error?.description.contains("localhost") == true)
+        #expect(throws: EndpointError.self) { try NDJSONFileDestination(endpoint: "file://somehost/x") }
+        #expect(throws: EndpointError.self) { try EndpointURL.validateFile(URL(string: "file://10.0.0.1/tmp/x")!) }
+        #expect(try EndpointURL.fileURL("file:///tmp/x.ndjson").path == "/tmp/x.ndjson")
+        #expect(try EndpointURL.fileURL("file://localhost/tmp/x.ndjson").path == "/tmp/x.ndjson")
+        #expect(try EndpointURL.fileURL("/tmp/x.ndjson").path == "/tmp/x.ndjson")
+        #expect(try NDJSONFileDestination(endpoint: "file:///tmp/y.ndjson").fileURL.path == "/tmp/y.ndjson")
+
+        // The non-throwing initializer keeps the URL but never writes to the bare path.
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let target = folder.file("out.ndjson")
+        let destination = NDJSONFileDestination(path: "file://somehost" + target.path)
+        let result = await destination.deliver([DeliveryFixtures.stored(DeliveryFixtures.trackedEvent())], sentAt: Date())
+        #expect(result != .delivered)
+        #expect(!FileManager.default.fileExists(atPath: target.path), "nothing is written to the path without the host")
     }
 }

@@ -8,6 +8,9 @@ public enum EndpointError: Error, Sendable, Equatable, CustomStringConvertible {
     case missingHost(String)
     /// The text is not a URL.
     case malformed(String)
+    /// A `file://` URL naming a host other than `localhost`: files are written on this machine
+    /// only, so the host would be silently ignored. The associated values are the URL and the host.
+    case remoteFileHost(String, host: String)
 
     /// A one-line explanation.
     public var description: String {
@@ -17,6 +20,8 @@ public enum EndpointError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unsupportedScheme(let url): "endpoint \(url) must be an https:// URL (http:// only for loopback)"
         case .missingHost(let url): "endpoint \(url) has no host"
         case .malformed(let text): "endpoint \(text) is not a valid URL"
+        case .remoteFileHost(let url, let host):
+            "endpoint \(url) names the host '\(host)'; a file:// URL must name no host or localhost (file:///path/to/file)"
         }
     }
 }

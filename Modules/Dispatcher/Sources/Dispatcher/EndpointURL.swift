@@ -25,6 +25,27 @@ public enum EndpointURL {
         return try validate(url)
     }
 
+    /// Returns `url` if it may be used as a file endpoint: a `file://` URL whose host is empty
+    /// or `localhost`. Any other host is refused rather than ignored, so `file://server/x`
+    /// never writes to `/x` on this machine.
+    /// - Throws: ``EndpointError/remoteFileHost(_:host:)`` for another host,
+    ///   ``EndpointError/unsupportedScheme(_:)`` when the scheme is not `file`.
+    public static func validateFile(_ url: URL) throws(EndpointError) -> URL {
+        guard url.scheme?.lowercased() == "file" else { throw .unsupportedScheme(redacted(url)) }
+        if let host = url.host, !host.isEmpty, host.lowercased() != "localhost" {
+            throw .remoteFileHost(redacted(url), host: host)
+        }
+        return url
+    }
+
+    /// The file URL for a file endpoint given as a path or a `file://` URL string.
+    /// - Throws: ``EndpointError`` when a `file://` URL is malformed or names another host.
+    public static func fileURL(_ text: String) throws(EndpointError) -> URL {
+        guard text.lowercased().hasPrefix("file:") else { return URL(fileURLWithPath: text) }
+        guard let url = URL(string: text), !url.path.isEmpty else { throw .malformed(text) }
+        return try validateFile(url)
+    }
+
     /// Whether a host name or address is the local machine: `localhost`, `127.0.0.0/8` or `::1`.
     public static func isLoopback(host: String) -> Bool {
         var name = host.lowercased()

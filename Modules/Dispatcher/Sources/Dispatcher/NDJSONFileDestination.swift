@@ -28,7 +28,16 @@ public struct NDJSONFileDestination: Destination, CustomStringConvertible {
         self.maxBatchBytes = maxBatchBytes
     }
 
-    /// Creates a destination from a file path or a `file://` URL string.
+    /// Creates a destination from a file path or a `file://` URL string, refusing a `file://`
+    /// URL that names a host other than `localhost`.
+    /// - Throws: ``EndpointError`` when the URL is malformed or names another host.
+    public init(endpoint: String, name: String = "ndjson", maxBatchBytes: Int = 4_000_000) throws(EndpointError) {
+        self.init(fileURL: try EndpointURL.fileURL(endpoint), name: name, maxBatchBytes: maxBatchBytes)
+    }
+
+    /// Creates a destination from a file path or a `file://` URL string. A `file://` URL naming
+    /// another host is not written to: each delivery fails with the reason (see
+    /// ``init(endpoint:name:maxBatchBytes:)`` to be told at once).
     public init(path: String, name: String = "ndjson", maxBatchBytes: Int = 4_000_000) {
         let url = path.hasPrefix("file://") ? (URL(string: path) ?? URL(fileURLWithPath: path)) : URL(fileURLWithPath: path)
         self.init(fileURL: url, name: name, maxBatchBytes: maxBatchBytes)
@@ -40,6 +49,11 @@ public struct NDJSONFileDestination: Destination, CustomStringConvertible {
     /// Appends the batch and syncs the file. A file-system failure is a retry outcome.
     public func deliver(_ batch: [StoredEvent], sentAt: Date) async -> DeliveryResult {
         guard !batch.isEmpty else { return .delivered }
+        // A host the URL names is not this machine: refuse rather than write to the bare path.
+        if fileURL.isFileURL, let host = fileURL.host, !host.isEmpty, host.lowercased() != "localhost" {
+            let reason = EndpointError.remoteFileHost(fileURL.absoluteString, host: host).description
+            return DeliveryResult(.retry(reason: reason, retryAfter: nil))
+        }
         let bytes = encode(batch)
         do {
             try append(bytes)

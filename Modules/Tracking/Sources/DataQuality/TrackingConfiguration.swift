@@ -260,6 +260,11 @@ public struct TrackingConfiguration: Sendable, Equatable, Codable {
             guard format == .ndjson else {
                 throw ConfigurationError(field: "endpoint", reason: "a file:// endpoint needs format \"ndjson\" (format is \"\(format.rawValue)\")")
             }
+            if let host = endpoint.host, !host.isEmpty, host.lowercased() != "localhost" {
+                throw ConfigurationError(
+                    field: "endpoint",
+                    reason: "a file:// endpoint must name no host or localhost (got host '\(host)' in \(endpoint.absoluteString))")
+            }
         default:
             throw ConfigurationError(field: "endpoint", reason: "unsupported scheme '\(scheme)' (use https, http for loopback, or file)")
         }
