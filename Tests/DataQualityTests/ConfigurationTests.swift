@@ -95,4 +95,24 @@ struct ConfigurationTests {
         let error = try #require(throws: ConfigurationError.self) { try TrackingConfiguration.load(from: url) }
         #expect(error.file == url.path)
     }
+
+    @Test func aFileEndpointNamingAnotherHostIsRefused() throws {
+        let error = try #require(failure(#"{"endpoint": "file://somehost/x", "format": "ndjson"}"#))
+        #expect(error.field == "endpoint" && error.reason.contains("somehost"), "\(error)")
+        #expect(failure(#"{"endpoint": "file://localhost/tmp/x", "format": "ndjson"}"#) == nil)
+    }
+
+    @Test(arguments: [
+        ("{\n  \"endpoint\": \"https://c.example.com\",\n  x\n}", 3, 3),
+        ("{\"endpoint\": \"https://c.example.com\" \"appId\": \"a\"}", 1, 38),
+        ("{\n\"endpoint\": \"https://c.example.com\",\n\"batch\": {\"maxQueueSize\": 12 13}\n}", 3, 30),
+        ("{\"appId\": \"é\", ]", 1, 16),
+        ("{\"endpoint\": \"https://c.example.com\"", 1, 37),
+        ("{\"endpoint\": tru}", 1, 14),
+        ("{\"endpoint\": \"https://c.example.com\"} x", 1, 39),
+    ])
+    func aSyntaxErrorNamesItsLineAndColumn(json: String, line: Int, column: Int) throws {
+        let error = try #require(failure(json))
+        #expect(error.reason.contains("line \(line), column \(column)"), "\(error)")
+    }
 }

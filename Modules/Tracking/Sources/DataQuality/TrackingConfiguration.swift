@@ -173,6 +173,11 @@ public struct TrackingConfiguration: Sendable, Equatable, Codable {
         do {
             configuration = try JSONDecoder().decode(TrackingConfiguration.self, from: data)
         } catch {
+            // Foundation gives no position for a syntax error: find it, as a line and column.
+            if case DecodingError.dataCorrupted(let context) = error, context.codingPath.isEmpty,
+               let syntax = JSONSyntaxError.find(in: [UInt8](data)) {
+                throw ConfigurationError(field: "(root)", reason: "not valid JSON at \(syntax)")
+            }
             let (path, reason) = CodingPath.describe(error)
             throw ConfigurationError(field: path, reason: reason)
         }
