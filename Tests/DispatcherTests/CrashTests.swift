@@ -41,7 +41,7 @@ struct CrashTests {
         while true {
             let page = try #require(dispatcher.store).query(StoreQuery(limit: 50_000, offset: offset))
             if page.isEmpty { break }
-            stored.formUnion(page.map { $0.event.id.uuidString })
+            stored.formUnion(page.map { $0.event.id.uuidString.lowercased() })
             offset += page.count
         }
         await dispatcher.close()

@@ -46,7 +46,7 @@ struct FullDiskTests {
         try disk.grow(to: 256 << 20)
         let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(storePath: storePath))
         #expect(await dispatcher.drain(timeout: 60).persisted)
-        let stored = Set(try #require(dispatcher.store).query(StoreQuery(limit: 1_000_000)).map { $0.event.id.uuidString })
+        let stored = Set(try #require(dispatcher.store).query(StoreQuery(limit: 1_000_000)).map { $0.event.id.uuidString.lowercased() })
         await dispatcher.close()
         let missing = printed.subtracting(stored).count
         #expect(missing == lostInMemory, "\(missing) printed ids are missing; the summary reported \(lostInMemory) lost in memory: \(summary)")

@@ -50,6 +50,26 @@ public struct MonitorRecord: Sendable, Equatable, Codable {
         userData = decoded?.userData ?? [:]
         self.journey = journey?.isEmpty == false ? journey : nil
     }
+
+    /// Encodes every field, the id in lowercase like everywhere else (``EventID/text(_:)``);
+    /// decoding accepts either case.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(EventID.text(id), forKey: .id)
+        try container.encode(category, forKey: .category)
+        try container.encode(name, forKey: .name)
+        try container.encode(action, forKey: .action)
+        try container.encode(status, forKey: .status)
+        try container.encode(attempts, forKey: .attempts)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(timestamp, forKey: .timestamp)
+        try container.encodeIfPresent(nextAttemptAt, forKey: .nextAttemptAt)
+        try container.encodeIfPresent(lastError, forKey: .lastError)
+        try container.encode(flags, forKey: .flags)
+        try container.encode(context, forKey: .context)
+        try container.encode(userData, forKey: .userData)
+        try container.encodeIfPresent(journey, forKey: .journey)
+    }
 }
 
 /// Renders monitor records as a table, JSON or CSV.
@@ -67,7 +87,7 @@ public enum MonitorExport {
         var lines = ["id,category,name,action,status,attempts,createdAt,timestamp,nextAttemptAt,lastError,flags,userData,context"]
         for record in records {
             let fields = [
-                record.id.uuidString, record.category, record.name, record.action, record.status.rawValue,
+                EventID.text(record.id), record.category, record.name, record.action, record.status.rawValue,
                 String(record.attempts), record.createdAt, record.timestamp, record.nextAttemptAt ?? "",
                 record.lastError ?? "", record.flags.joined(separator: ";"),
                 JSONText.encode(.object(record.userData)), JSONText.encode(.object(record.context)),
@@ -84,7 +104,7 @@ public enum MonitorExport {
         for record in records {
             let note = (record.flags + (record.lastError.map { [$0] } ?? [])).joined(separator: " ")
             rows.append([
-                String(record.id.uuidString.suffix(12)), record.category, record.name, record.action,
+                String(EventID.text(record.id).suffix(12)), record.category, record.name, record.action,
                 record.status.rawValue, String(record.attempts), record.createdAt, String(note.prefix(60)),
             ])
         }

@@ -22,6 +22,10 @@ public enum EventID {
     /// affect the order of later ids. Use ``make()`` for ids that must be in order.
     public static func make(at date: Date) -> UUID { generator.make(at: date) }
 
+    /// The id as text in its one printed form: lowercase, hyphenated (the canonical form of
+    /// RFC 4122 and RFC 9562), as on the wire, in NDJSON files, the monitor and diagnostics.
+    public static func text(_ id: UUID) -> String { id.uuidString.lowercased() }
+
     /// The millisecond timestamp encoded in a version 7 id.
     public static func milliseconds(of id: UUID) -> UInt64 {
         let bytes = id.uuid
