@@ -8,15 +8,36 @@ import Tracking
 ///
 /// Run it in release: `swift run -c release demo bench`.
 enum BenchCommand {
+    /// The options `bench` parses and its help lists.
+    static let spec = CommandSpec(
+        name: "bench",
+        synopsis: "[--quick] [--json] [--backlog N] [--sends N] [--progress]",
+        summary: """
+        Measures send cost, ingest, delivery, memory, store size and reopen time, with a
+        plain-SQLite reference from the same run. Run it in release: swift run -c release demo bench.
+        Exit 0 when every phase completed, 1 when one failed, 2 on a usage mistake.
+        """,
+        options: [
+            .flag("quick", "A short run: a 20000-event backlog and 10000 timed sends."),
+            .flag("json", "Print the figures as one JSON object."),
+            .value("backlog", "N", "Events in the backlog, 1000 to 50000000 (default 1000000)."),
+            .value("sends", "N", "Sends timed, 1000 to 10000000 (default 200000)."),
+            .flag("progress", "Report the phase on standard error once a second after 2 s\n(on by default when standard error is a terminal)."),
+        ])
+
     static func run(_ arguments: [String]) async throws -> Int32 {
-        let options = try CommandLineOptions(arguments, valueOptions: ["backlog", "sends"], flagOptions: ["quick", "json"])
+        let options = try CommandLineOptions(arguments, spec: spec)
         let quick = options.has("quick")
         let backlog = try options.int("backlog", default: quick ? 20_000 : 1_000_000, in: 1_000...50_000_000)
         let sends = try options.int("sends", default: quick ? 10_000 : 200_000, in: 1_000...10_000_000)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tracking-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try await Benchmark(directory: directory, backlog: backlog, sends: sends).run()
+        let progress = ProgressReporter(enabled: ProgressReporter.isEnabled(options)) { status, elapsed in
+            "bench: progress: \(status.isEmpty ? "starting" : status), \(Int(elapsed)) s"
+        }
+        defer { progress.stop() }
+        let result = try await Benchmark(directory: directory, backlog: backlog, sends: sends, progress: progress).run()
         say(options.has("json") ? result.json : result.table)
         return 0
     }
@@ -56,6 +77,8 @@ struct Benchmark {
     let directory: URL
     let backlog: Int
     let sends: Int
+    /// Told each phase and how far it got.
+    var progress: ProgressReporter?
 
     func run() async throws -> BenchResult {
         var result = BenchResult()
@@ -89,6 +112,7 @@ struct Benchmark {
                 }
             }
             sent += burst
+            progress?.setStatus("ingest: \(sent)/\(backlog) sent")
             while true {
                 let current = dispatcher.counters
                 if current.sent - current.persisted - current.refused <= 30_000 { break }
@@ -107,6 +131,7 @@ struct Benchmark {
         let ingestRate = Double(backlog) / ingestSeconds
         result.add("ingest_events_per_s", ingestRate.rounded(), unit: "ev/s", target: "≥ 0.5 × reference")
 
+        progress?.setStatus("SQLite reference")
         // 2. The reference: plain SQLite, rows of the same size, transactions of 1,000.
         let sample = EncodedEvent(load.sampleEvent())
         let rowBytes = sample.userDataJSON.count + sample.category.utf8.count + sample.name.utf8.count + sample.action.utf8.count + 16 + 8 + 2 + 2
@@ -121,6 +146,7 @@ struct Benchmark {
         result.add("bytes_per_event", (Double(store.fileBytes) / Double(backlog)).rounded(), unit: "B", target: "≤ 300")
         await dispatcher.close()
 
+        progress?.setStatus("reopen")
         // 4. Reopen with the backlog, accept the next event; then deliver it all.
         let collector = try LoopbackHTTPServer(recordBodies: false, lifetime: 900)
         defer { collector.stop() }
@@ -139,6 +165,7 @@ struct Benchmark {
         while reopened.counters.store.pending > 0 {
             let report = await reopened.flush(timeout: 600)
             delivered += report.delivered
+            progress?.setStatus("delivery: \(delivered)/\(backlog) delivered")
             if report.delivered == 0 { throw BenchError("delivery stalled: \(report.lastError ?? "no error")") }
         }
         let deliverySeconds = Double(DispatchTime.now().uptimeNanoseconds - deliveryStart) / 1e9

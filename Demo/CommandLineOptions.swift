@@ -9,14 +9,22 @@ struct CommandLineOptions {
     /// Arguments that are not options, in order.
     private(set) var positional: [String] = []
 
-    /// Parses `arguments`, accepting only the named options and flags.
-    /// - Throws: ``UsageError`` naming the first unknown option or missing value.
-    init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>) throws {
+    /// Parses `arguments` against `spec`: only its options, each at most once, and at most
+    /// `spec.maxPositional` other arguments.
+    /// - Throws: ``UsageError`` naming the first argument that is not accepted.
+    init(_ arguments: [String], spec: CommandSpec) throws {
+        let command = spec.invocation
+        let valueOptions = spec.valueOptions
+        let flagOptions = spec.flagOptions
+        var seen: Set<String> = []
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            guard argument.hasPrefix("--") else {
+            guard argument.hasPrefix("--"), argument.count > 2 else {
+                if argument.hasPrefix("-"), argument.count > 1 {
+                    throw UsageError("unknown option '\(argument)' for \(command): options start with -- (see \(command) --help)")
+                }
                 positional.append(argument)
                 continue
             }
@@ -26,20 +34,27 @@ struct CommandLineOptions {
                 inlineValue = String(name[name.index(after: equals)...])
                 name = String(name[..<equals])
             }
-            if flagOptions.contains(name), inlineValue == nil {
-                flags.insert(name)
-            } else if valueOptions.contains(name) {
-                if let inlineValue {
-                    values[name] = inlineValue
-                } else if index < arguments.count {
-                    values[name] = arguments[index]
-                    index += 1
-                } else {
-                    throw UsageError("option --\(name) needs a value")
-                }
-            } else {
-                throw UsageError("unknown option '\(argument)' (see --help)")
+            guard valueOptions.contains(name) || flagOptions.contains(name) else {
+                throw UsageError("unknown option '--\(name)' for \(command) (see \(command) --help)")
             }
+            guard seen.insert(name).inserted else { throw UsageError("option --\(name) is given more than once") }
+            if flagOptions.contains(name) {
+                guard inlineValue == nil else { throw UsageError("option --\(name) takes no value, got '\(argument)'") }
+                flags.insert(name)
+            } else if let inlineValue {
+                values[name] = inlineValue
+            } else if index < arguments.count, !arguments[index].hasPrefix("--") {
+                values[name] = arguments[index]
+                index += 1
+            } else {
+                throw UsageError("option --\(name) needs a value")
+            }
+        }
+        if positional.count > spec.maxPositional {
+            let stray = positional[spec.maxPositional]
+            throw UsageError(spec.maxPositional == 0
+                ? "\(command) takes no arguments, got '\(stray)' (options start with --; see \(command) --help)"
+                : "\(command) takes at most \(spec.maxPositional) arguments, got an extra '\(stray)'")
         }
     }
 
@@ -60,15 +75,17 @@ struct CommandLineOptions {
     }
 
     /// The number of seconds in `--name`, or `defaultValue` when absent.
+    /// - Throws: ``UsageError`` unless it is more than 0 and at most 86400.
     func seconds(_ name: String, default defaultValue: Double) throws -> Double {
         guard let text = values[name] else { return defaultValue }
         guard let number = Double(text), number.isFinite, number > 0, number <= 86_400 else {
-            throw UsageError("--\(name) takes a number of seconds from 0 to 86400, got '\(text)'")
+            throw UsageError("--\(name) must be more than 0 and at most 86400 seconds, got '\(text)'")
         }
         return number
     }
 
     /// The value of `--name`, which must be one of `choices`.
+    /// - Throws: ``UsageError`` naming the choices when it is not one of them.
     func choice(_ name: String, default defaultValue: String, from choices: [String]) throws -> String {
         guard let text = values[name] else { return defaultValue }
         guard choices.contains(text) else {

@@ -5,48 +5,37 @@ import Foundation
 /// Exit statuses: 0 success, 1 the work failed (a clear message on standard error),
 /// 2 a usage mistake (one line on standard error).
 enum DemoCommand {
-    static let usage = """
-    demo: a scripted analytics journey through Onboarding, Wishlist and Basket.
+    /// The subcommands, in the order the overview lists them.
+    static let subcommands: [CommandSpec] = [
+        GenerateCommand.spec, MonitorCommand.spec, FlushCommand.spec, RequeueCommand.spec,
+        ReconcileCommand.spec, BenchCommand.spec,
+    ]
 
-    USAGE
-      demo [--store PATH] [--endpoint URL --format segment|snowplow|ndjson] [--write-key K]
-           [--config FILE] [--quiet]
-          Runs the journey with the console plugin on and the Dispatcher persisting to PATH
-          (default .demo/demo.sqlite), delivering to an NDJSON outbox beside the store unless
-          --endpoint is given, then prints a summary.
-      demo generate --count N --store PATH [--threads N] [--timeout SECONDS] [--print-ids]
-          Sends N events across the three features from N threads (default 1) through a
-          Dispatcher on PATH with the default configuration, without delivering. --print-ids
-          prints each id as soon as its send returned. The last line counts sent, persisted,
-          refused (with the reasons), evicted and stranded, waiting up to --timeout (default 120)
-          for the store; exit 1 if any was refused or stranded.
-      demo monitor --store PATH [--format table|json|csv] [--status pending|held|delivered|rejected|all]
-          [--sort created|category|name|status|attempts] [--limit N]
-          Shows what the store holds.
-      demo flush --store PATH --endpoint URL --format segment|snowplow|ndjson [--write-key K]
-          [--timeout SECONDS]
-          Delivers what is pending. Exit 0 when nothing is left pending, 1 when time ran out or
-          the collector refused the endpoint or the credentials (HTTP 401, 403, 404).
-      demo requeue --store PATH
-          Returns the rejected events of the store to pending, attempts reset, and prints how
-          many; the next flush delivers them.
-      demo reconcile A.ndjson B.ndjson
-          Compares two event streams: missing, extra and differing events.
-      demo bench [--quick] [--json]
-          Measures send cost, ingest, delivery, memory, store size and reopen time.
-
-    OPTIONS
-      --help, -h    Show this help.
-    """
+    /// `demo --help`: the journey's usage and options, then each subcommand in one line.
+    static var usage: String {
+        var lines = ["demo: a scripted analytics journey through Onboarding, Wishlist and Basket.", "", JourneyCommand.spec.help, "", "SUBCOMMANDS"]
+        for spec in subcommands {
+            let firstLine = spec.summary.split(separator: "\n").first.map(String.init) ?? ""
+            lines.append("  \(spec.name.padding(toLength: 10, withPad: " ", startingAt: 0))\(firstLine)")
+        }
+        lines += ["", "Run demo SUBCOMMAND --help for a subcommand's options.",
+                  "Exit statuses: 0 success, 1 the work failed (a message on standard error), 2 a usage mistake (one line)."]
+        return lines.joined(separator: "\n")
+    }
 
     /// Runs the command line and returns the exit status.
     static func run(_ arguments: [String]) async -> Int32 {
-        if arguments.contains("--help") || arguments.contains("-h") {
+        let rest = Array(arguments.dropFirst())
+        let wantsHelp = { (words: [String]) in words.contains("--help") || words.contains("-h") }
+        if let first = arguments.first, let spec = subcommands.first(where: { $0.name == first }), wantsHelp(rest) {
+            say(spec.help)
+            return 0
+        }
+        if wantsHelp(arguments) {
             say(usage)
             return 0
         }
         do {
-            let rest = Array(arguments.dropFirst())
             switch arguments.first {
             case "generate": return try await GenerateCommand.run(rest)
             case "monitor": return try MonitorCommand.run(rest)
@@ -55,7 +44,7 @@ enum DemoCommand {
             case "reconcile": return try ReconcileCommand.run(rest)
             case "bench": return try await BenchCommand.run(rest)
             case let word? where !word.hasPrefix("-"):
-                throw UsageError("unknown subcommand '\(word)' (see --help)")
+                throw UsageError("unknown subcommand '\(word)' (see demo --help)")
             default: return try await JourneyCommand.run(arguments)
             }
         } catch let error as UsageError {

@@ -7,12 +7,34 @@ import Foundation
 /// 1 with a message when the time ran out first, or when the collector refused the endpoint or
 /// the credentials (HTTP 401, 403, 404: the events stay pending).
 enum FlushCommand {
+    /// The options `flush` parses and its help lists.
+    static let spec = CommandSpec(
+        name: "flush",
+        synopsis: "--store PATH --endpoint URL --format segment|snowplow|ndjson [--write-key K] [--timeout SECONDS] [--progress]",
+        summary: """
+        Delivers what is pending in the store. Waiting for a retry, it says how long.
+        Exit 0 when nothing is left pending (rejected events are kept but are not pending), 1
+        when the time ran out or the collector refused the endpoint or the credentials (HTTP
+        401, 403, 404: the events stay pending), 2 on a usage mistake (including an endpoint
+        whose scheme is not allowed).
+        """,
+        options: [
+            .value("store", "PATH", "The store to deliver from. Required; it must exist."),
+            .value("endpoint", "URL", "https:// (http:// for loopback) for segment and snowplow; a path\nor a file:// URL without a host (or localhost) for ndjson. Required."),
+            .value("format", "segment|snowplow|ndjson", "The collector's format. Required."),
+            .value("write-key", "K", "The Segment write key (or SEGMENT_WRITE_KEY). Never printed."),
+            .value("timeout", "SECONDS", "Give up after this long, more than 0 and at most 86400\n(default 300)."),
+            .flag("progress", "Report progress on standard error once a second after 2 s\n(on by default when standard error is a terminal)."),
+        ])
+
     static func run(_ arguments: [String]) async throws -> Int32 {
-        let options = try CommandLineOptions(arguments, valueOptions: ["store", "endpoint", "format", "write-key", "timeout"], flagOptions: [])
+        let options = try CommandLineOptions(arguments, spec: spec)
+        // Every option given is checked before anything is missing is reported.
+        let format = try options.value("format").map { try options.choice("format", default: $0, from: DestinationOptions.formats) }
+        let timeout = try options.seconds("timeout", default: 300)
         guard let path = options.value("store") else { throw UsageError("flush needs --store PATH") }
         guard let endpoint = options.value("endpoint") else { throw UsageError("flush needs --endpoint URL") }
-        guard let format = options.value("format") else { throw UsageError("flush needs --format segment|snowplow|ndjson") }
-        let timeout = try options.seconds("timeout", default: 300)
+        guard let format else { throw UsageError("flush needs --format segment|snowplow|ndjson") }
         let destination = try DestinationOptions.make(endpoint: endpoint, format: format, writeKey: options.value("write-key"))
         guard FileManager.default.fileExists(atPath: path) else { throw MonitorError.noStore(path) }
 
@@ -34,7 +56,14 @@ enum FlushCommand {
         }
         let initial = outstanding()
         let started = Date()
-        var lastProgress = Date.distantPast
+        let progress = ProgressReporter(enabled: ProgressReporter.isEnabled(options)) { _, elapsed in
+            let counters = dispatcher.counters
+            let delivered = counters.delivered - start.delivered
+            let rate = Double(delivered) / max(0.001, Date().timeIntervalSince(started))
+            return "flush: progress: \(delivered)/\(initial) delivered, \(counters.rejected - start.rejected) rejected, "
+                + "\(counters.store.pending + counters.store.inFlight) pending, \(Int(rate)) events/s, \(Int(elapsed)) s"
+        }
+        defer { progress.stop() }
         while true {
             let remaining = deadline.timeIntervalSinceNow
             let pending = outstanding()
@@ -55,15 +84,11 @@ enum FlushCommand {
                 await dispatcher.close(timeout: 2)
                 return 1
             }
-            if initial >= 1_000, Date().timeIntervalSince(lastProgress) >= 1 {
-                lastProgress = Date()
-                let rate = Double(delivered) / max(0.001, Date().timeIntervalSince(started))
-                printError("flush: \(delivered)/\(initial) delivered, \(rejected) rejected, \(Int(rate)) events/s")
-            }
             // A backoff, a queue error, or events waiting for their retry: wait, don't spin.
             if report.stopReason == .backingOff || report.stopReason == .queueError || report.earliestNextAttempt != nil {
                 let wait = min(max(0.1, report.earliestNextAttempt?.timeIntervalSinceNow ?? 1), max(0, deadline.timeIntervalSinceNow))
-                if let error = report.lastError { printError("flush: waiting \(String(format: "%.1f", wait)) s after: \(error)") }
+                let cause = report.lastError ?? (report.stopReason == .backingOff ? "backing off" : "events waiting for their retry time")
+                printError("flush: waiting \(String(format: "%.1f", wait)) s before the next attempt (\(cause))")
                 try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
             }
         }

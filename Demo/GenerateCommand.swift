@@ -5,16 +5,36 @@ import Onboarding
 import Tracking
 import Wishlist
 
-/// `demo generate --count N --store PATH [--threads N] [--timeout SECONDS] [--print-ids]`: load
+/// `demo generate --store PATH [--count N] [--threads N] [--timeout SECONDS] [--print-ids] [--progress]`: load
 /// through a real Dispatcher with the default configuration, no delivery. The last line counts
 /// sent, persisted, refused (with the reasons), evicted and stranded, and the CPU time used; the
 /// exit status is 1 when anything was refused or stranded.
 enum GenerateCommand {
+    /// The options `generate` parses and its help lists.
+    static let spec = CommandSpec(
+        name: "generate",
+        synopsis: "--store PATH [--count N] [--threads N] [--timeout SECONDS] [--print-ids] [--progress]",
+        summary: """
+        Sends N events across the three features from N threads through a Dispatcher on PATH
+        with the default configuration, without delivering. The last line (standard error)
+        counts sent, persisted, refused (with the reasons), evicted and stranded.
+        Exit 0 when every event reached the store, 1 if any was refused or stranded, 2 on a
+        usage mistake.
+        """,
+        options: [
+            .value("store", "PATH", "The store (created if missing). Required."),
+            .value("count", "N", "Events to send, 0 to 100000000 (default 1000)."),
+            .value("threads", "N", "Threads sending, 1 to 64 (default 1)."),
+            .value("timeout", "SECONDS", "How long to wait for the store at the end, more than 0 and\nat most 86400 (default 120)."),
+            .flag("print-ids", "Print each event id (lowercase) on standard output as soon as its\nsend returned."),
+            .flag("progress", "Report progress on standard error once a second after 2 s\n(on by default when standard error is a terminal)."),
+        ])
+
     static func run(_ arguments: [String]) async throws -> Int32 {
-        let options = try CommandLineOptions(arguments, valueOptions: ["count", "store", "threads", "timeout"], flagOptions: ["print-ids"])
+        let options = try CommandLineOptions(arguments, spec: spec)
         let count = try options.int("count", default: 1_000, in: 0...100_000_000)
         let threads = try options.int("threads", default: 1, in: 1...64)
-        let timeout = try options.int("timeout", default: 120, in: 1...86_400)
+        let timeout = try options.seconds("timeout", default: 120)
         guard let store = options.value("store") else { throw UsageError("generate needs --store PATH") }
         let printIDs = options.has("print-ids")
 
@@ -24,22 +44,29 @@ enum GenerateCommand {
         let start = dispatcher.counters
         let load = LoadGenerator(plugins: [dispatcher])
         let started = Date()
+        let progress = ProgressReporter(enabled: ProgressReporter.isEnabled(options)) { _, elapsed in
+            let now = dispatcher.counters
+            return "generate: progress: \(now.sent - start.sent)/\(count) sent, \(now.persisted - start.persisted) persisted, "
+                + "\(now.refused - start.refused) refused, \(Int(elapsed)) s"
+        }
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             for index in stride(from: thread, to: count, by: threads) {
                 let receipts = load.send(index)
                 if printIDs, let receipt = receipts.first {
                     // One write(2) per line: the id is on its way out as soon as its send returned.
-                    FileHandle.standardOutput.write(Data((receipt.eventID.uuidString + "\n").utf8))
+                    FileHandle.standardOutput.write(Data((EventID.text(receipt.eventID) + "\n").utf8))
                 }
             }
         }
-        let drained = await dispatcher.drain(timeout: TimeInterval(timeout))
+        progress.setStatus("draining")
+        let drained = await dispatcher.drain(timeout: timeout)
+        progress.stop()
         let end = dispatcher.counters
         let elapsed = Date().timeIntervalSince(started)
         await dispatcher.close()
         let summary = RunSummary(
             from: start, to: end,
-            strandedReason: drained.timedOut ? "not in the store after \(timeout) s" : nil)
+            strandedReason: drained.timedOut ? "not in the store after \(String(format: "%g", timeout)) s" : nil)
         printError("generate: \(summary.line) in \(String(format: "%.2f", elapsed)) s with \(threads) thread\(threads == 1 ? "" : "s"), \(ProcessCPU.now())")
         return summary.isComplete ? 0 : 1
     }

@@ -5,12 +5,40 @@ import Onboarding
 import Tracking
 import TrackingTestKit
 
-/// `demo [--store PATH] [--endpoint URL --format F] [--write-key K] [--config FILE] [--quiet]`:
+/// `demo [--store PATH] [--endpoint URL [--format F] [--write-key K]] [--config FILE] [--quiet]`:
 /// the scripted journey, through the data-quality stages, the console and the Dispatcher.
 enum JourneyCommand {
+    /// The options the journey parses; `demo --help` lists them with the subcommands.
+    static let spec = CommandSpec(
+        name: "",
+        synopsis: "[--store PATH] [--endpoint URL [--format segment|snowplow|ndjson] [--write-key K]] [--config FILE] [--quiet]",
+        summary: """
+        Runs a scripted journey through Onboarding, Wishlist and Basket with the console plugin
+        on and the Dispatcher persisting to PATH, delivering to an NDJSON outbox beside the
+        store unless --endpoint (or --config) says otherwise, then prints a summary.
+        Exit 0 when every event was stored and delivered as configured, 1 when the run failed
+        or the --config file is unreadable or invalid (its message names the field, or the line
+        and column of a JSON syntax error), 2 on a usage mistake.
+        """,
+        options: [
+            .value("store", "PATH", "The store (default .demo/demo.sqlite)."),
+            .value("endpoint", "URL", "Where to deliver: https:// (http:// for loopback) for segment and\nsnowplow; a path or a file:// URL without a host for ndjson."),
+            .value("format", "segment|snowplow|ndjson", "The endpoint's format (default segment). Needs --endpoint."),
+            .value("write-key", "K", "The Segment write key (or SEGMENT_WRITE_KEY). Never printed."),
+            .value("config", "FILE", "A TrackingConfiguration JSON file; --endpoint, --format and\n--write-key override it."),
+            .flag("quiet", "Do not print each event."),
+        ])
+
     static func run(_ arguments: [String]) async throws -> Int32 {
-        let options = try CommandLineOptions(
-            arguments, valueOptions: ["store", "endpoint", "format", "write-key", "config"], flagOptions: ["quiet"])
+        let options = try CommandLineOptions(arguments, spec: spec)
+        // Every option given is checked, even one another option makes irrelevant.
+        let format = try options.value("format").map { try options.choice("format", default: $0, from: DestinationOptions.formats) }
+        if let key = options.value("write-key"), key.isEmpty { throw UsageError("--write-key must not be empty") }
+        if let endpoint = options.value("endpoint") {
+            try DestinationOptions.check(endpoint: endpoint, format: format ?? "segment")
+        } else if format != nil {
+            throw UsageError("--format needs --endpoint URL")
+        }
         let storePath = options.value("store") ?? ".demo/demo.sqlite"
         let outbox = URL(fileURLWithPath: storePath).deletingLastPathComponent().appendingPathComponent("outbox.ndjson").path
         let configuration = try loadConfiguration(options, outbox: outbox)

@@ -1,11 +1,28 @@
 import Dispatcher
 import Foundation
 
-/// `demo monitor --store PATH [--format table|json|csv] [--status …] [--sort …] [--limit N]`.
+/// `demo monitor --store PATH [--format table|json|csv] [--status …] [--sort …] [--order …] [--limit N]`.
 enum MonitorCommand {
+    /// The options `monitor` parses and its help lists.
+    static let spec = CommandSpec(
+        name: "monitor",
+        synopsis: "--store PATH [--format table|json|csv] [--status S] [--sort KEY] [--order asc|desc] [--limit N]",
+        summary: """
+        Shows what the store holds, read-only: each event's id (lowercase), category, name,
+        action, status, attempts, creation time, flags and last error.
+        Exit 0 on success, 1 when the store is missing or cannot be read, 2 on a usage mistake.
+        """,
+        options: [
+            .value("store", "PATH", "The store to read. Required."),
+            .value("format", "table|json|csv", "Output format (default table)."),
+            .value("status", "STATUS", "pending, in_flight, held, delivered, rejected or all (default all)."),
+            .value("sort", "KEY", "created, category, name, status or attempts (default created)."),
+            .value("order", "asc|desc", "Sort order (default asc)."),
+            .value("limit", "N", "At most N events, 1 to 10000000 (default 1000)."),
+        ])
+
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try CommandLineOptions(
-            arguments, valueOptions: ["store", "format", "status", "sort", "limit", "order"], flagOptions: ["journey"])
+        let options = try CommandLineOptions(arguments, spec: spec)
         guard let path = options.value("store") else { throw UsageError("monitor needs --store PATH") }
         let format = try options.choice("format", default: "table", from: ["table", "json", "csv"])
         let statusText = try options.choice("status", default: "all", from: ["pending", "in_flight", "held", "delivered", "rejected", "all"])

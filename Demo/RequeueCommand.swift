@@ -7,9 +7,22 @@ import Foundation
 /// Exit 0 on success (also when nothing was rejected), 1 with a message when the store is
 /// missing or cannot be changed, 2 on a usage mistake.
 enum RequeueCommand {
+    /// The options `requeue` parses and its help lists.
+    static let spec = CommandSpec(
+        name: "requeue",
+        synopsis: "--store PATH",
+        summary: """
+        Returns the store's rejected events to pending, attempts reset, and prints how many;
+        the next flush delivers them.
+        Exit 0 on success (also when nothing was rejected), 1 when the store is missing or
+        cannot be changed, 2 on a usage mistake.
+        """,
+        options: [
+            .value("store", "PATH", "The store to change. Required; it must exist."),
+        ])
+
     static func run(_ arguments: [String]) throws -> Int32 {
-        let options = try CommandLineOptions(arguments, valueOptions: ["store"], flagOptions: [])
-        guard options.positional.isEmpty else { throw UsageError("requeue takes no arguments besides --store PATH") }
+        let options = try CommandLineOptions(arguments, spec: spec)
         guard let path = options.value("store") else { throw UsageError("requeue needs --store PATH") }
         // Opening would create a missing store: refuse instead.
         guard FileManager.default.fileExists(atPath: path) else { throw MonitorError.noStore(path) }
