@@ -266,4 +266,29 @@ struct DemoCommandLineTests {
         let short = try await run(["generate", "--count", "10", "--store", directory.file("short.sqlite").path, "--progress"])
         #expect(short.status == 0 && !short.errors.contains { $0.contains("progress") }, "\(short.errors)")
     }
+
+    @Test("A flush waiting for a retry says how long it waits, every time it waits")
+    func flushSaysHowLongItWaits() async throws {
+        let directory = try TemporaryDirectory(prefix: "demo-wait")
+        defer { directory.remove() }
+        let store = directory.file("store.sqlite").path
+        let generate = try await run(["generate", "--count", "20", "--store", store])
+        #expect(generate.status == 0, "\(generate.errors)")
+
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.enqueue(.respond(status: 503, headers: ["Retry-After": "2"]), .ok)
+        let started = Date()
+        let flush = try await run(["flush", "--store", store, "--endpoint", server.baseURL.absoluteString,
+                                   "--format", "segment", "--write-key", "k", "--timeout", "30"])
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(flush.status == 0, "\(flush.errors)")
+        let waits = flush.errors.compactMap { line -> Double? in
+            guard line.hasPrefix("flush: waiting "), line.contains(" s before the next attempt") else { return nil }
+            return Double(line.dropFirst("flush: waiting ".count).prefix { $0.isNumber || $0 == "." })
+        }
+        #expect(!waits.isEmpty, "\(flush.errors)")
+        // Every second spent waiting was announced: the announced waits cover the run's idle time.
+        #expect(waits.reduce(0, +) >= 1.5 && waits.reduce(0, +) <= elapsed + 0.5, "waits \(waits) in \(elapsed) s: \(flush.errors)")
+    }
 }
