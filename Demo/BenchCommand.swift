@@ -23,7 +23,8 @@ enum BenchCommand {
             .value("backlog", "N", "Events in the backlog, 1000 to 50000000 (default 1000000)."),
             .value("sends", "N", "Sends timed, 1000 to 10000000 (default 200000)."),
             .flag("progress", "Report the phase on standard error once a second after 2 s\n(on by default when standard error is a terminal)."),
-        ])
+        ],
+        brief: "Measures send cost, ingest, delivery, memory, store size, reopen time.")
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         let options = try CommandLineOptions(arguments, spec: spec)

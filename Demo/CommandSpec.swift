@@ -33,6 +33,8 @@ struct CommandSpec {
     var options: [Option]
     /// The largest number of arguments that are not options (0 for most commands).
     var maxPositional = 0
+    /// One line for the overview (`demo --help`).
+    var brief = ""
 
     /// `demo generate` or `demo`.
     var invocation: String { name.isEmpty ? "demo" : "demo \(name)" }

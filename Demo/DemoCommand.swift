@@ -15,8 +15,7 @@ enum DemoCommand {
     static var usage: String {
         var lines = ["demo: a scripted analytics journey through Onboarding, Wishlist and Basket.", "", JourneyCommand.spec.help, "", "SUBCOMMANDS"]
         for spec in subcommands {
-            let firstLine = spec.summary.split(separator: "\n").first.map(String.init) ?? ""
-            lines.append("  \(spec.name.padding(toLength: 10, withPad: " ", startingAt: 0))\(firstLine)")
+            lines.append("  \(spec.name.padding(toLength: 11, withPad: " ", startingAt: 0))\(spec.brief)")
         }
         lines += ["", "Run demo SUBCOMMAND --help for a subcommand's options.",
                   "Exit statuses: 0 success, 1 the work failed (a message on standard error), 2 a usage mistake (one line)."]

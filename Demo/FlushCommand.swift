@@ -25,7 +25,8 @@ enum FlushCommand {
             .value("write-key", "K", "The Segment write key (or SEGMENT_WRITE_KEY). Never printed."),
             .value("timeout", "SECONDS", "Give up after this long, more than 0 and at most 86400\n(default 300)."),
             .flag("progress", "Report progress on standard error once a second after 2 s\n(on by default when standard error is a terminal)."),
-        ])
+        ],
+        brief: "Delivers what is pending in a store to an endpoint.")
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         let options = try CommandLineOptions(arguments, spec: spec)

@@ -28,7 +28,8 @@ enum GenerateCommand {
             .value("timeout", "SECONDS", "How long to wait for the store at the end, more than 0 and\nat most 86400 (default 120)."),
             .flag("print-ids", "Print each event id (lowercase) on standard output as soon as its\nsend returned."),
             .flag("progress", "Report progress on standard error once a second after 2 s\n(on by default when standard error is a terminal)."),
-        ])
+        ],
+        brief: "Sends N events through a Dispatcher into a store, without delivering.")
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         let options = try CommandLineOptions(arguments, spec: spec)

@@ -19,7 +19,8 @@ enum MonitorCommand {
             .value("sort", "KEY", "created, category, name, status or attempts (default created)."),
             .value("order", "asc|desc", "Sort order (default asc)."),
             .value("limit", "N", "At most N events, 1 to 10000000 (default 1000)."),
-        ])
+        ],
+        brief: "Shows what a store holds, as a table, JSON or CSV.")
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try CommandLineOptions(arguments, spec: spec)

@@ -20,7 +20,8 @@ enum ReconcileCommand {
         options: [
             .value("ignore", "FIELD,…", "More fields to ignore, comma-separated."),
         ],
-        maxPositional: 2)
+        maxPositional: 2,
+        brief: "Compares two NDJSON event streams: missing, extra, differing.")
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try CommandLineOptions(arguments, spec: spec)

@@ -19,7 +19,8 @@ enum RequeueCommand {
         """,
         options: [
             .value("store", "PATH", "The store to change. Required; it must exist."),
-        ])
+        ],
+        brief: "Returns rejected events to pending.")
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let options = try CommandLineOptions(arguments, spec: spec)
