@@ -26,6 +26,8 @@ public final class SQLiteDatabase {
         public static let create = OpenFlags(rawValue: SQLITE_OPEN_CREATE)
         /// No SQLite mutex: the caller serialises access.
         public static let noMutex = OpenFlags(rawValue: SQLITE_OPEN_NOMUTEX)
+        /// The path is a `file:` URI (see ``SQLiteDatabase/readOnlyURI(_:)``).
+        public static let uri = OpenFlags(rawValue: SQLITE_OPEN_URI)
         /// Read-write, created when missing, serialised by the caller.
         public static let standard: OpenFlags = [.readWrite, .create, .noMutex]
     }
@@ -50,6 +52,15 @@ public final class SQLiteDatabase {
     }
 
     deinit { close() }
+
+    /// A `file:` URI for `path` that a reader opens with ``OpenFlags/uri`` and
+    /// ``OpenFlags/readOnly`` to write nothing at all: `mode=ro` and `readonly_shm=1`, so that
+    /// not even the write-ahead log's shared-memory index (`-shm`) is changed (after a crash,
+    /// SQLite rebuilds that index in private memory instead).
+    public static func readOnlyURI(_ path: String) -> String {
+        let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+        return "file:\(escaped)?mode=ro&readonly_shm=1"
+    }
 
     /// Whether the connection is open.
     public var isOpen: Bool { handle != nil }
