@@ -54,12 +54,20 @@ public final class SQLiteDatabase {
     deinit { close() }
 
     /// A `file:` URI for `path` that a reader opens with ``OpenFlags/uri`` and
-    /// ``OpenFlags/readOnly`` to write nothing at all: `mode=ro` and `readonly_shm=1`, so that
-    /// not even the write-ahead log's shared-memory index (`-shm`) is changed (after a crash,
-    /// SQLite rebuilds that index in private memory instead).
+    /// ``OpenFlags/readOnly`` to create or change no file at all, decided when it is made:
+    /// - while a write-ahead log index (`-shm`) exists (a writer is live, or was killed):
+    ///   `mode=ro&readonly_shm=1`: the index is only read (after a crash SQLite rebuilds it in
+    ///   private memory instead), so the reader sees what the writer committed;
+    /// - when neither `-shm` nor `-wal` exists (the last writer closed cleanly): `immutable=1`,
+    ///   as a plain read-only connection would create both files. Such a reader sees the file as
+    ///   it is while no writer opens it (a writer that opens it later is not seen).
+    /// - otherwise (a `-wal` without its index): `mode=ro`.
     public static func readOnlyURI(_ path: String) -> String {
         let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
-        return "file:\(escaped)?mode=ro&readonly_shm=1"
+        let files = FileManager.default
+        if files.fileExists(atPath: path + "-shm") { return "file:\(escaped)?mode=ro&readonly_shm=1" }
+        if !files.fileExists(atPath: path + "-wal") { return "file:\(escaped)?mode=ro&immutable=1" }
+        return "file:\(escaped)?mode=ro"
     }
 
     /// Whether the connection is open.
