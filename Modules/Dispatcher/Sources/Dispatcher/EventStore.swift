@@ -29,7 +29,8 @@ import Foundation
 ///   - missing, or empty (0 bytes): a new store is created there;
 ///   - a SQLite database with the signature, or an older store of this project without it
 ///     (application id 0 with an `events` table, or, when its schema cannot be read, the
-///     schema's `user_version`): opened; when it is damaged it is renamed aside
+///     schema's `user_version`), or a SQLite database with no table at all (a store whose
+///     write-ahead log was lost before its first checkpoint): opened; when damaged, renamed aside
 ///     (`<path>.corrupt-<timestamp>`) and a fresh store is opened; ``recoveredFrom`` says so;
 ///   - anything else (a text file, random bytes, another application's database): refused with
 ///     ``StoreError/notAStore(path:reason:)``, and the file is left untouched (not renamed, not

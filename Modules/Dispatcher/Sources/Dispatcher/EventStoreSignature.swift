@@ -11,8 +11,10 @@ import Darwin
 /// ``EventStoreSignature/applicationID`` (bytes 68–71 of the SQLite header). An existing file is:
 /// - ``Kind/new`` when missing or empty (0 bytes): a store is created in it;
 /// - ``Kind/own`` when it is a SQLite database with this application id, or one written by an
-///   older version of this project (application id 0 with the schema's `user_version` 1…current,
-///   or an `events` table): the store opens it (and stamps the id on a writable open); damage
+///   older version of this project (application id 0 and an `events` table; or, when its schema
+///   cannot be read, the schema's `user_version` 1…current), or an empty SQLite database (no
+///   table at all: what a store whose write-ahead log was lost before its first checkpoint
+///   leaves, nothing to lose): the store opens it (and stamps the id on a writable open); damage
 ///   found later sets it aside;
 /// - ``Kind/foreign`` otherwise (a text file, random bytes, another application's database): the
 ///   store refuses it and leaves it untouched.
@@ -68,14 +70,16 @@ enum EventStoreSignature {
         defer { database.close() }
         let identifier: Int64
         let hasEvents: Bool
+        let isEmpty: Bool
         do {
             identifier = try database.scalarInt("PRAGMA application_id") ?? 0
             hasEvents = try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'events'") ?? 0 > 0
+            isEmpty = try database.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0 == 0
         } catch {
             return ownVersion ? .own : .foreign(reason: "a SQLite database that cannot be read (\(error))")
         }
         if identifier == Int64(applicationID) { return .own }
-        if identifier == 0, hasEvents { return .own }
+        if identifier == 0, hasEvents || isEmpty { return .own }
         if identifier != 0 { return .foreign(reason: "a SQLite database of another application (application_id \(identifier))") }
         return .foreign(reason: "a SQLite database without the event store's tables")
     }
