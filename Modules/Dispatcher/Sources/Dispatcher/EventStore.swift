@@ -706,7 +706,9 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
         let counts = counts()
         let heldTotal = query.status == .pending ? counts.pending : counts.total
         let journalOffset = held.isEmpty ? max(0, query.offset - heldTotal) : 0
-        let fromJournal = Array(journal.dropFirst(journalOffset).prefix(query.limit - held.count))
+        // A live writer may have moved some of them into the store since the journal was read.
+        let heldIDs = journal.isEmpty ? [] : Set(held.map(\.event.id))
+        let fromJournal = Array(journal.dropFirst(journalOffset).prefix(query.limit - held.count)).filter { !heldIDs.contains($0.event.id) }
         guard query.status == nil, held.count + fromJournal.count < query.limit else { return held + fromJournal }
         let history = try page(query, table: .delivered, limit: query.limit - held.count - fromJournal.count,
                                offset: max(0, query.offset - heldTotal - journal.count))
