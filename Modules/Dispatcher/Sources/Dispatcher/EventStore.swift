@@ -70,8 +70,10 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     /// events left in flight by an earlier run to pending.
     ///
     /// With `readOnly`, the store is opened `SQLITE_OPEN_READONLY` to inspect a file that a live
-    /// process may be using (the monitor): nothing is created, upgraded, released or set aside,
-    /// ``counts()`` is re-read from the file on each call, and every write throws.
+    /// process may be using (the monitor): nothing is created, upgraded, released or set aside
+    /// (not even SQLite's `-wal`/`-shm` files: see ``SQLiteDatabase/readOnlyURI(_:)``),
+    /// ``counts()`` is re-read from the file on each call, every write throws, and
+    /// ``query(_:)`` also lists the events still only in the journal beside the store.
     /// - Parameters:
     ///   - path: the SQLite file.
     ///   - limits: the bounds enforced on insert.
@@ -82,8 +84,9 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     ///   folder, full disk); ``StoreError/notAStore(path:reason:)`` when an existing, non-empty
     ///   file is not an event store (it is left untouched). A corrupt store does not throw: it is
     ///   set aside, see ``recoveredFrom``.
-    ///   With `readOnly`, a missing file throws ``StoreError/cannotOpen(path:reason:errno:)``, and
-    ///   a damaged one ``StoreError/corrupt(path:setAsidePath:cause:)``.
+    ///   With `readOnly`, a missing or empty file throws ``StoreError/cannotOpen(path:reason:errno:)``,
+    ///   a file that is not a store ``StoreError/notAStore(path:reason:)``, and a damaged store
+    ///   ``StoreError/corrupt(path:setAsidePath:cause:)``.
     public init(path: String, limits: StoreLimits = StoreLimits(), readOnly: Bool = false) throws {
         self.path = path
         self.limits = limits
