@@ -5,7 +5,9 @@ import Foundation
 ///
 /// Exit 0 when nothing is left pending (rejected events are kept but are not pending),
 /// 1 with a message when the time ran out first, or when the collector refused the endpoint or
-/// the credentials (HTTP 401, 403, 404: the events stay pending).
+/// the credentials (HTTP 401, 403, 404: the events stay pending), or when `--store` is not an
+/// existing, writable event store (missing, a folder, another file, read-only): that file is
+/// left untouched.
 enum FlushCommand {
     /// The options `flush` parses and its help lists.
     static let spec = CommandSpec(
@@ -37,12 +39,17 @@ enum FlushCommand {
         guard let endpoint = options.value("endpoint") else { throw UsageError("flush needs --endpoint URL") }
         guard let format else { throw UsageError("flush needs --format segment|snowplow|ndjson") }
         let destination = try DestinationOptions.make(endpoint: endpoint, format: format, writeKey: options.value("write-key"))
-        guard FileManager.default.fileExists(atPath: path) else { throw MonitorError.noStore(path) }
+        // Only an existing, writable store: anything else is refused, untouched, with exit 1.
+        try StoreFileCheck.require(path, forWriting: true)
 
         let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
             storePath: path, destination: destination,
             batch: BatchConfig(maxQueueSize: Int.max / 2, maxQueueBytes: Int.max / 2, deliverySize: 500, flushInterval: 0),
             strategy: []))
+        if case .unavailable(let reason) = dispatcher.storage {
+            await dispatcher.close(timeout: 1)
+            throw StoreFileRefusal("cannot flush \(path): \(reason)")
+        }
         let start = dispatcher.counters
         let deadline = Date().addingTimeInterval(timeout)
         /// The closing line: what this flush did, and what is left.

@@ -2,7 +2,15 @@ import Dispatcher
 import Foundation
 
 /// `demo monitor --store PATH [--format table|json|csv] [--status …] [--sort …] [--order …] [--limit N]`.
+///
+/// Exports (`json`, `csv`) are complete: every matching event, paged through the store, unless
+/// `--limit N` is given. The table shows the first `--limit` rows (1,000 by default) and, when
+/// that is not all, ends with `showing N of M`. Events still only in the journal (after a crash)
+/// are listed as pending, "in journal". Only an existing event store is read, and never written.
 enum MonitorCommand {
+    /// Rows read from the store per query while exporting.
+    static let pageSize = 10_000
+
     /// The options `monitor` parses and its help lists.
     static let spec = CommandSpec(
         name: "monitor",
@@ -18,7 +26,7 @@ enum MonitorCommand {
             .value("status", "STATUS", "pending, in_flight, held, delivered, rejected or all (default all)."),
             .value("sort", "KEY", "created, category, name, status or attempts (default created)."),
             .value("order", "asc|desc", "Sort order (default asc)."),
-            .value("limit", "N", "At most N events, 1 to 10000000 (default 1000)."),
+            .value("limit", "N", "At most N events, 1 to 10000000 (default: all for json and csv, 1000 for the table)."),
         ],
         brief: "Shows what a store holds, as a table, JSON or CSV.")
 
@@ -29,8 +37,8 @@ enum MonitorCommand {
         let statusText = try options.choice("status", default: "all", from: ["pending", "in_flight", "held", "delivered", "rejected", "all"])
         let sortText = try options.choice("sort", default: "created", from: ["created", "category", "name", "status", "attempts"])
         let order = try options.choice("order", default: "asc", from: ["asc", "desc"])
-        let limit = try options.int("limit", default: 1_000, in: 1...10_000_000)
-        guard FileManager.default.fileExists(atPath: path) else { throw MonitorError.noStore(path) }
+        let givenLimit = options.value("limit") == nil ? nil : try options.int("limit", default: 1_000, in: 1...10_000_000)
+        try StoreFileCheck.require(path, forWriting: false)
 
         // Read-only: the monitor may look at a store a running app is using, and changes nothing.
         let store = try EventStore(path: path, limits: .unlimited, readOnly: true)
@@ -43,15 +51,31 @@ enum MonitorCommand {
         default: .createdAt
         }
         let status = EventStatus(rawValue: statusText)
-        let rows = try store.query(StoreQuery(status: status, sort: sort, ascending: order == "asc", limit: limit))
-        let records = rows.map { MonitorRecord($0) }
-        switch format {
-        case "json": say(try MonitorExport.json(records))
-        case "csv": say(MonitorExport.csv(records), terminator: "")
-        default:
-            say(MonitorExport.table(records), terminator: "")
-            say("\(store.counts())")
+        let query = StoreQuery(status: status, sort: sort, ascending: order == "asc")
+        guard format == "table" else {
+            var writer = MonitorExportWriter(format: format)
+            var offset = 0
+            while true {
+                let wanted = min(pageSize, (givenLimit ?? Int.max) - offset)
+                guard wanted > 0 else { break }
+                var page = query
+                page.limit = wanted
+                page.offset = offset
+                let rows = try store.query(page)
+                try writer.write(rows.map { MonitorRecord($0) })
+                offset += rows.count
+                if rows.count < wanted { break }
+            }
+            try writer.finish()
+            return 0
         }
+        var page = query
+        page.limit = givenLimit ?? 1_000
+        let records = try store.query(page).map { MonitorRecord($0) }
+        say(MonitorExport.table(records), terminator: "")
+        say("\(store.counts())")
+        let total = try store.count(matching: query)
+        if records.count < total { say("showing \(records.count) of \(total)") }
         return 0
     }
 }

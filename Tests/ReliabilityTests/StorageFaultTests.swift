@@ -44,16 +44,38 @@ struct StorageFaultTests {
         await dispatcher.close()
     }
 
-    @Test("A file of random bytes is set aside and a fresh store works")
-    func randomBytes() async throws {
-        var random = SeededGenerator(seed: 0x5EED_0001)
-        try await expectSetAside(damaged: random.bytes(64 * 1024), label: "random-bytes")
+    /// A file without the store's signature: the Dispatcher refuses it (init throws, naming the
+    /// reason) and the file stays as it was, with nothing created beside it.
+    private func expectRefused(_ contents: [UInt8], label: String) throws {
+        let directory = try TemporaryDirectory(prefix: "reliability-\(label)")
+        defer { directory.remove() }
+        let storePath = directory.file("store.sqlite").path
+        try Data(contents).write(to: URL(fileURLWithPath: storePath))
+        let log = DiagnosticLog()
+        var message: String?
+        do {
+            let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
+                storePath: storePath, storageRetryInterval: 0.2, onDiagnostic: log.handler))
+            message = nil
+            _ = dispatcher
+        } catch {
+            message = "\(error)"
+        }
+        #expect(message?.contains("is not an event store") == true, "\(label): \(message ?? "the Dispatcher opened it")")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: storePath)) == Data(contents), "\(label): the file changed")
+        #expect(try Self.files(in: directory, startingWith: "") == ["store.sqlite"], "\(label): files were created or renamed")
     }
 
-    @Test("A text file that is not a database is set aside and a fresh store works")
-    func notADatabase() async throws {
+    @Test("A file of random bytes is not a store: refused, left untouched")
+    func randomBytes() throws {
+        var random = SeededGenerator(seed: 0x5EED_0001)
+        try expectRefused(random.bytes(64 * 1024), label: "random-bytes")
+    }
+
+    @Test("A text file that is not a database is refused and left untouched")
+    func notADatabase() throws {
         let text = String(repeating: "This is a shopping list, not a database. Milk, eggs, bread.\n", count: 200)
-        try await expectSetAside(damaged: Array(text.utf8), label: "text-file")
+        try expectRefused(Array(text.utf8), label: "text-file")
     }
 
     @Test("A real store whose schema pages are overwritten with random bytes is set aside")

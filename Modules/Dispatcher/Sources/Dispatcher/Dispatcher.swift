@@ -59,9 +59,16 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     /// One store has one writer: when another process (an app extension, a second run) has the
     /// store open, this Dispatcher is refused at once rather than sharing it, because two writers
     /// would replay, count and claim the same rows. Give each process its own store path.
+    ///
+    /// A store path naming a file that is not an event store (a text file, another application's
+    /// database: see ``EventStore``) is a configuration mistake, not a passing fault: `init`
+    /// throws ``StoreError/notAStore(path:reason:)`` and the file is left untouched. (Should such
+    /// a file appear later, while opening is retried, ``storage`` turns
+    /// ``StorageState/unavailable(reason:)`` with that reason instead.)
     /// - Throws: ``ConfigurationError`` for an impossible configuration;
     ///   ``StoreError/inUse(path:pid:)`` ("store in use by process N") when another writer has
-    ///   the store open. Nothing else.
+    ///   the store open; ``StoreError/notAStore(path:reason:)`` when the store path holds a file
+    ///   that is not an event store. Nothing else.
     public init(configuration: DispatcherConfiguration) throws {
         try configuration.batch.validate()
         if !configuration.storageRetryInterval.isFinite || configuration.storageRetryInterval <= 0 {
@@ -88,6 +95,7 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
                 onReport: { report in box.value?.didDeliver(report) })
         } catch {
             if refusingInUse, case StoreError.inUse = error { throw error }
+            if refusingInUse, case StoreError.notAStore = error { throw error }
             let reason = "\(error)"
             let changed = lock.withLock {
                 defer { state.storage = .unavailable(reason: reason) }
@@ -421,9 +429,12 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     }
 
     /// Events in the store with their status and this session's journey, for the monitor.
+    ///
+    /// Events made durable in the journal but not yet written to the store are included, as
+    /// pending and in journal (see ``EventStore/query(_:)``).
     public func records(_ query: StoreQuery = StoreQuery()) throws -> [MonitorRecord] {
         guard let store else { return [] }
-        return try store.query(query).map { MonitorRecord($0, journey: journey.journey(of: $0.event.id)) }
+        return try store.query(query, includingJournal: true).map { MonitorRecord($0, journey: journey.journey(of: $0.event.id)) }
     }
 
     /// Deletes the rejected events (they are otherwise kept); returns how many.

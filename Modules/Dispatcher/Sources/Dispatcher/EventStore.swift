@@ -23,8 +23,18 @@ import Foundation
 ///   stored again and delivered with the same id, which the pipeline drops.
 /// - There is no secondary index (see `EventStoreSchema`): operations by id on rows not in
 ///   flight, `deleteRejected()` and status-filtered queries scan the table once.
-/// - A damaged file, or one that is not a database, is renamed aside
-///   (`<path>.corrupt-<timestamp>`) and a fresh store is opened; ``recoveredFrom`` says so.
+/// - Every store carries its signature, SQLite's `PRAGMA application_id` = `0x54524B51`
+///   ("TRKQ"), written when the store is created and stamped on an older store of this project
+///   when it is opened for writing. Opening decides from the file at `path`:
+///   - missing, or empty (0 bytes): a new store is created there;
+///   - a SQLite database with the signature, or an older store of this project without it
+///     (application id 0 with an `events` table, or, when its schema cannot be read, the
+///     schema's `user_version`), or a SQLite database with no table at all (a store whose
+///     write-ahead log was lost before its first checkpoint): opened; when damaged, renamed aside
+///     (`<path>.corrupt-<timestamp>`) and a fresh store is opened; ``recoveredFrom`` says so;
+///   - anything else (a text file, random bytes, another application's database): refused with
+///     ``StoreError/notAStore(path:reason:)``, and the file is left untouched (not renamed, not
+///     written, no lock file made beside it).
 ///
 /// Thread-safe: every call takes the store's lock for its duration.
 public final class EventStore: DeliveryQueue, @unchecked Sendable {
@@ -43,6 +53,8 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     /// Keys of ids inserted recently (two generations), to ignore duplicates without an index.
     private var recentIDs = Set<UInt64>(minimumCapacity: EventStore.duplicateWindow)
     private var olderIDs: Set<UInt64> = []
+    /// The last reading of the events only in the journal (see ``query(_:)``).
+    private var journalRows: [StoredEvent]?
 
     /// How many recent ids each generation of the duplicate window holds.
     static let duplicateWindow = 32_768
@@ -58,8 +70,10 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     /// events left in flight by an earlier run to pending.
     ///
     /// With `readOnly`, the store is opened `SQLITE_OPEN_READONLY` to inspect a file that a live
-    /// process may be using (the monitor): nothing is created, upgraded, released or set aside,
-    /// ``counts()`` is re-read from the file on each call, and every write throws.
+    /// process may be using (the monitor): nothing is created, upgraded, released or set aside
+    /// (not even SQLite's `-wal`/`-shm` files: see ``SQLiteDatabase/readOnlyURI(_:)``),
+    /// ``counts()`` is re-read from the file on each call, every write throws, and
+    /// ``query(_:)`` also lists the events still only in the journal beside the store.
     /// - Parameters:
     ///   - path: the SQLite file.
     ///   - limits: the bounds enforced on insert.
@@ -67,9 +81,12 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     /// A writable open claims the store for this process (`<path>.lock`): a second writer is
     /// refused with ``StoreError/inUse(path:pid:)`` until ``close()``, or the owner's death.
     /// - Throws: ``StoreError`` when the file cannot be created or opened (read-only or missing
-    ///   folder, full disk). A corrupt file does not throw: it is set aside, see ``recoveredFrom``.
-    ///   With `readOnly`, a missing file throws ``StoreError/cannotOpen(path:reason:errno:)``, and
-    ///   a damaged one ``StoreError/corrupt(path:setAsidePath:cause:)``.
+    ///   folder, full disk); ``StoreError/notAStore(path:reason:)`` when an existing, non-empty
+    ///   file is not an event store (it is left untouched). A corrupt store does not throw: it is
+    ///   set aside, see ``recoveredFrom``.
+    ///   With `readOnly`, a missing or empty file throws ``StoreError/cannotOpen(path:reason:errno:)``,
+    ///   a file that is not a store ``StoreError/notAStore(path:reason:)``, and a damaged store
+    ///   ``StoreError/corrupt(path:setAsidePath:cause:)``.
     public init(path: String, limits: StoreLimits = StoreLimits(), readOnly: Bool = false) throws {
         self.path = path
         self.limits = limits
@@ -81,6 +98,9 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
             var isFolder: ObjCBool = false
             if path.isEmpty || (FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue) {
                 throw StoreError.cannotOpen(path: path, reason: "the store path must name a file, not a folder", errno: EISDIR)
+            }
+            if case .foreign(let reason) = EventStoreSignature.classify(path) {
+                throw StoreError.notAStore(path: path, reason: reason)
             }
             writerLock = try StoreLock(storePath: path)
             do { try openLocked() } catch {
@@ -129,8 +149,13 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: path) else {
             throw StoreError.cannotOpen(path: path, reason: "no store file to read", errno: ENOENT)
         }
+        switch EventStoreSignature.classify(path) {
+        case .foreign(let reason): throw StoreError.notAStore(path: path, reason: reason)
+        case .new: throw StoreError.cannotOpen(path: path, reason: "the store file is empty", errno: nil)
+        case .own: break
+        }
         do {
-            let database = try SQLiteDatabase(path: path, flags: [.readOnly, .noMutex])
+            let database = try SQLiteDatabase(path: SQLiteDatabase.readOnlyURI(path), flags: [.readOnly, .noMutex, .uri])
             self.database = database
             guard try database.scalarInt("PRAGMA user_version") == EventStoreSchema.version else {
                 let version = try database.scalarInt("PRAGMA user_version") ?? 0
@@ -169,6 +194,9 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
                     try database.execute(EventStoreSchema.addHeldCounter)
                 }
             }
+        }
+        if try database.scalarInt("PRAGMA application_id") != Int64(EventStoreSignature.applicationID) {
+            try database.execute("PRAGMA application_id = \(EventStoreSignature.applicationID)")
         }
         counters = try readCounters(database)
         pendingFloor = 0
@@ -658,15 +686,93 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     /// ``EventStatus/delivered`` reads the delivered history. With no status, the page runs over
     /// the events the store holds first, then over the delivered history, each part in the
     /// requested order (the store's part is counted from the counters, so paging stays cheap).
+    ///
+    /// On a store opened `readOnly`, the pending events that are still only in the journal
+    /// beside it (`<path>.journal/`, after the position the ingest writer recorded; after a
+    /// crash, until a writable open replays them) are part of the answer too, with status
+    /// ``EventStatus/pending`` and ``StoredEvent/isInJournal``: for no status and for
+    /// ``EventStatus/pending``, after the store's own events (and before the delivered history),
+    /// de-duplicated by id. The journal is read without writing anything, when a query starts at
+    /// offset 0; the pages after it reuse that reading.
     public func query(_ query: StoreQuery) throws -> [StoredEvent] {
+        try self.query(query, includingJournal: isReadOnly)
+    }
+
+    /// ``query(_:)``, with or without the events only in the journal beside the store.
+    func query(_ query: StoreQuery, includingJournal: Bool) throws -> [StoredEvent] {
         guard query.limit > 0 else { return [] }
         if query.status == .delivered { return try page(query, table: .delivered, limit: query.limit, offset: query.offset) }
+        let withJournal = includingJournal && (query.status == nil || query.status == .pending)
+        let journal = withJournal ? try journalPart(query) : []
         let held = try page(query, table: .events, limit: query.limit, offset: query.offset)
-        guard query.status == nil, held.count < query.limit else { return held }
-        let heldTotal = counts().total
-        let history = try page(query, table: .delivered, limit: query.limit - held.count,
-                               offset: max(0, query.offset - heldTotal))
-        return held + history
+        guard held.count < query.limit, query.status == nil || !journal.isEmpty else { return held }
+        let counts = counts()
+        let heldTotal = query.status == .pending ? counts.pending : counts.total
+        let journalOffset = held.isEmpty ? max(0, query.offset - heldTotal) : 0
+        // A live writer may have moved some of them into the store since the journal was read.
+        let heldIDs = journal.isEmpty ? [] : Set(held.map(\.event.id))
+        let fromJournal = Array(journal.dropFirst(journalOffset).prefix(query.limit - held.count)).filter { !heldIDs.contains($0.event.id) }
+        guard query.status == nil, held.count + fromJournal.count < query.limit else { return held + fromJournal }
+        let history = try page(query, table: .delivered, limit: query.limit - held.count - fromJournal.count,
+                               offset: max(0, query.offset - heldTotal - journal.count))
+        return held + fromJournal + history
+    }
+
+    /// How many events ``query(_:)`` would return for `query` with no limit and no offset.
+    /// Reads the counters, the journal (on a store opened `readOnly`) and, for the delivered
+    /// history, counts its rows.
+    public func count(matching query: StoreQuery) throws -> Int {
+        let counts = counts()
+        let journal = isReadOnly && (query.status == nil || query.status == .pending)
+            ? try journalPart(StoreQuery(status: query.status)).count : 0
+        let history = query.status == nil || query.status == .delivered
+            ? try withDatabase { database in Int(try database.scalarInt("SELECT count(*) FROM delivered") ?? 0) } : 0
+        return switch query.status {
+        case nil: counts.total + journal + history
+        case .pending: counts.pending + journal
+        case .inFlight: counts.inFlight
+        case .rejected: counts.rejected
+        case .held: counts.held
+        case .delivered: history
+        }
+    }
+
+    /// The events only in the journal, in the query's order: read again when the query starts
+    /// at offset 0 (or was never read), otherwise the last reading.
+    private func journalPart(_ query: StoreQuery) throws -> [StoredEvent] {
+        let cached = lock.withLock { query.offset == 0 ? nil : journalRows }
+        let rows = try cached ?? readJournal()
+        let ordered: [StoredEvent] = switch query.sort {
+        case .category: rows.enumerated().sorted { ($0.element.event.category, $0.offset) < ($1.element.event.category, $1.offset) }.map(\.element)
+        case .name: rows.enumerated().sorted { ($0.element.event.name, $0.offset) < ($1.element.event.name, $1.offset) }.map(\.element)
+        case .createdAt, .status, .attempts: rows
+        }
+        return query.ascending ? ordered : ordered.reversed()
+    }
+
+    /// Reads the journal beside the store (writing nothing) after the ingest writer's recorded
+    /// position, drops ids seen twice and ids the store already holds, and keeps the result.
+    private func readJournal() throws -> [StoredEvent] {
+        let position = try metadata(IngestWriter.positionKey).flatMap(JournalPosition.init) ?? .start
+        var seen = Set<UUID>()
+        let events = JournalReader.events(in: path + ".journal", after: position).filter { seen.insert($0.id).inserted }
+        var stored = Set<UUID>()
+        var start = 0
+        while start < events.count {
+            let ids = events[start..<min(events.count, start + 10_000)].map(\.id)
+            start += ids.count
+            let list = EventStoreSchema.literals(ids)
+            try withDatabase { database in
+                let select = try database.prepare(
+                    "SELECT id FROM events WHERE id IN (\(list)) UNION ALL SELECT id FROM delivered WHERE id IN (\(list))")
+                while try select.step() { if let id = select.uuid(0) { stored.insert(id) } }
+            }
+        }
+        let rows = events.filter { !stored.contains($0.id) }.map { event in
+            StoredEvent(sequence: 0, event: event, status: .pending, attempts: 0, createdAt: event.timestamp, isInJournal: true)
+        }
+        lock.withLock { journalRows = rows }
+        return rows
     }
 
     /// The tables ``query(_:)`` reads.

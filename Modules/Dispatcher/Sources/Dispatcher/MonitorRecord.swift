@@ -31,6 +31,9 @@ public struct MonitorRecord: Sendable, Equatable, Codable {
     public var userData: UserData
     /// This session's journey of the event, when known.
     public var journey: [JourneyStep]?
+    /// `true` when the event is still only in the journal (durable, pending, not yet in the
+    /// store's SQLite file); absent otherwise.
+    public var inJournal: Bool?
 
     /// Builds a record from a store row.
     public init(_ stored: StoredEvent, journey: [JourneyStep]? = nil) {
@@ -49,6 +52,7 @@ public struct MonitorRecord: Sendable, Equatable, Codable {
         context = decoded?.context ?? [:]
         userData = decoded?.userData ?? [:]
         self.journey = journey?.isEmpty == false ? journey : nil
+        inJournal = stored.isInJournal ? true : nil
     }
 
     /// Encodes every field, the id in lowercase like everywhere else (``EventID/text(_:)``);
@@ -102,7 +106,8 @@ public enum MonitorExport {
         let header = ["ID (END)", "CATEGORY", "NAME", "ACTION", "STATUS", "TRIES", "CREATED", "FLAGS / ERROR"]
         var rows = [header]
         for record in records {
-            let note = (record.flags + (record.lastError.map { [$0] } ?? [])).joined(separator: " ")
+            let note = ((record.inJournal == true ? ["in journal"] : []) + record.flags + (record.lastError.map { [$0] } ?? []))
+                .joined(separator: " ")
             rows.append([
                 String(EventID.text(record.id).suffix(12)), record.category, record.name, record.action,
                 record.status.rawValue, String(record.attempts), record.createdAt, String(note.prefix(60)),

@@ -26,6 +26,8 @@ public final class SQLiteDatabase {
         public static let create = OpenFlags(rawValue: SQLITE_OPEN_CREATE)
         /// No SQLite mutex: the caller serialises access.
         public static let noMutex = OpenFlags(rawValue: SQLITE_OPEN_NOMUTEX)
+        /// The path is a `file:` URI (see ``SQLiteDatabase/readOnlyURI(_:)``).
+        public static let uri = OpenFlags(rawValue: SQLITE_OPEN_URI)
         /// Read-write, created when missing, serialised by the caller.
         public static let standard: OpenFlags = [.readWrite, .create, .noMutex]
     }
@@ -50,6 +52,23 @@ public final class SQLiteDatabase {
     }
 
     deinit { close() }
+
+    /// A `file:` URI for `path` that a reader opens with ``OpenFlags/uri`` and
+    /// ``OpenFlags/readOnly`` to create or change no file at all, decided when it is made:
+    /// - while a write-ahead log index (`-shm`) exists (a writer is live, or was killed):
+    ///   `mode=ro&readonly_shm=1`: the index is only read (after a crash SQLite rebuilds it in
+    ///   private memory instead), so the reader sees what the writer committed;
+    /// - when neither `-shm` nor `-wal` exists (the last writer closed cleanly): `immutable=1`,
+    ///   as a plain read-only connection would create both files. Such a reader sees the file as
+    ///   it is while no writer opens it (a writer that opens it later is not seen).
+    /// - otherwise (a `-wal` without its index): `mode=ro`.
+    public static func readOnlyURI(_ path: String) -> String {
+        let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+        let files = FileManager.default
+        if files.fileExists(atPath: path + "-shm") { return "file:\(escaped)?mode=ro&readonly_shm=1" }
+        if !files.fileExists(atPath: path + "-wal") { return "file:\(escaped)?mode=ro&immutable=1" }
+        return "file:\(escaped)?mode=ro"
+    }
 
     /// Whether the connection is open.
     public var isOpen: Bool { handle != nil }

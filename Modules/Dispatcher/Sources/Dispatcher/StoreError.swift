@@ -10,6 +10,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// The file is damaged or not a database. It has been set aside as `setAsidePath` (when
     /// renaming worked) and a fresh store opened in its place.
     case corrupt(path: String, setAsidePath: String?, cause: SQLiteError)
+    /// The file at `path` exists but is not an event store: it lacks the store's signature (a
+    /// text file, random bytes, another application's database; `reason` says which). It was
+    /// left untouched: not opened for writing, renamed or replaced.
+    case notAStore(path: String, reason: String)
     /// The store was closed.
     case closed(path: String)
     /// Another writer (process `pid`, when known) has the store open: two writers on one store
@@ -37,6 +41,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case let .diskFull(path, cause): "disk full while writing store \(path): \(cause)"
         case let .corrupt(path, setAside, cause):
             "store \(path) was corrupt (\(cause))" + (setAside.map { "; set aside as \($0)" } ?? "")
+        case let .notAStore(path, reason):
+            "\(path) is not an event store (no store signature: \(reason)); left untouched"
         case let .closed(path): "store \(path) is closed"
         case let .inUse(path, pid): "store in use by process \(pid.map(String.init) ?? "unknown"): \(path) has another writer; use one store per process"
         case let .sqlite(path, cause): "store \(path): \(cause)"

@@ -32,11 +32,15 @@ public struct StoredEvent: Sendable, Equatable {
     public var nextAttemptAt: Date?
     /// The last error or rejection reason.
     public var lastError: String?
+    /// Whether the event was read from the journal beside the store, not from the store: it is
+    /// durable and pending, and not yet written to SQLite (``sequence`` is 0, ``createdAt`` its
+    /// timestamp).
+    public var isInJournal: Bool
 
     /// Creates a row.
     public init(
         sequence: Int64, event: EncodedEvent, status: EventStatus, attempts: Int, createdAt: Date,
-        nextAttemptAt: Date? = nil, lastError: String? = nil
+        nextAttemptAt: Date? = nil, lastError: String? = nil, isInJournal: Bool = false
     ) {
         self.sequence = sequence
         self.event = event
@@ -45,5 +49,6 @@ public struct StoredEvent: Sendable, Equatable {
         self.createdAt = createdAt
         self.nextAttemptAt = nextAttemptAt
         self.lastError = lastError
+        self.isInJournal = isInJournal
     }
 }

@@ -1,0 +1,86 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Tells an event store file from any other file before the store touches it.
+///
+/// Every store this project creates carries `PRAGMA application_id` =
+/// ``EventStoreSignature/applicationID`` (bytes 68–71 of the SQLite header). An existing file is:
+/// - ``Kind/new`` when missing or empty (0 bytes): a store is created in it;
+/// - ``Kind/own`` when it is a SQLite database with this application id, or one written by an
+///   older version of this project (application id 0 and an `events` table; or, when its schema
+///   cannot be read, the schema's `user_version` 1…current), or an empty SQLite database (no
+///   table at all: what a store whose write-ahead log was lost before its first checkpoint
+///   leaves, nothing to lose): the store opens it (and stamps the id on a writable open); damage
+///   found later sets it aside;
+/// - ``Kind/foreign`` otherwise (a text file, random bytes, another application's database): the
+///   store refuses it and leaves it untouched.
+enum EventStoreSignature {
+    /// This project's SQLite `application_id`: "TRKQ", the tracking queue.
+    static let applicationID: Int32 = 0x5452_4B51
+
+    /// What a file at a store path is.
+    enum Kind: Equatable {
+        /// Missing or empty: a new store.
+        case new
+        /// A store of this project (perhaps damaged past its header).
+        case own
+        /// Not a store: never opened, renamed or written.
+        case foreign(reason: String)
+    }
+
+    /// The 16 bytes every SQLite database starts with.
+    private static let sqliteMagic = Array("SQLite format 3\0".utf8)
+
+    /// Classifies the file at `path` by reading its header (and, when the header alone cannot
+    /// tell, by a read-only SQLite connection, which sees the write-ahead log). Writes nothing.
+    static func classify(_ path: String) -> Kind {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return .new }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return .new }
+        if Int(info.st_size) == 0 { return .new }
+        var header = [UInt8](repeating: 0, count: 100)
+        let count = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 100, 0) }
+        guard count == 100, Array(header[0..<16]) == sqliteMagic else {
+            return .foreign(reason: "not a SQLite database")
+        }
+        func bigEndian(_ offset: Int) -> Int32 {
+            Int32(bitPattern: header[offset..<offset + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+        }
+        let identifier = bigEndian(68)
+        if identifier == applicationID { return .own }
+        if identifier != 0 { return .foreign(reason: "a SQLite database of another application (application_id \(identifier))") }
+        return probe(path, headerVersion: Int64(bigEndian(60)))
+    }
+
+    /// Asks SQLite, read-only, for what the main file's header may not show yet (a store whose
+    /// first transactions are still only in its write-ahead log).
+    /// A file of an older version of this project has the `events` table; one whose schema
+    /// cannot be read counts as such when its header has the schema's `user_version`.
+    private static func probe(_ path: String, headerVersion: Int64) -> Kind {
+        let ownVersion = (1...EventStoreSchema.version).contains(headerVersion)
+        guard let database = try? SQLiteDatabase(path: SQLiteDatabase.readOnlyURI(path), flags: [.readOnly, .noMutex, .uri]) else {
+            return ownVersion ? .own : .foreign(reason: "a SQLite database that cannot be read")
+        }
+        defer { database.close() }
+        let identifier: Int64
+        let hasEvents: Bool
+        let isEmpty: Bool
+        do {
+            identifier = try database.scalarInt("PRAGMA application_id") ?? 0
+            hasEvents = try database.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'events'") ?? 0 > 0
+            isEmpty = try database.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0 == 0
+        } catch {
+            return ownVersion ? .own : .foreign(reason: "a SQLite database that cannot be read (\(error))")
+        }
+        if identifier == Int64(applicationID) { return .own }
+        if identifier == 0, hasEvents || isEmpty { return .own }
+        if identifier != 0 { return .foreign(reason: "a SQLite database of another application (application_id \(identifier))") }
+        return .foreign(reason: "a SQLite database without the event store's tables")
+    }
+}

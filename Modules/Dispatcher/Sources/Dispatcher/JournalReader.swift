@@ -1,0 +1,53 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads the events of a journal folder without writing anything: for a reader (the monitor)
+/// looking at a journal that a live or killed writer owns.
+///
+/// Unlike opening an ``EventJournal``, nothing is created, replayed, renamed or deleted: each
+/// segment is opened `O_RDONLY` and mapped `PROT_READ`, and records are read up to the first
+/// zero, torn or damaged one (a record being written is skipped, as its length comes last).
+/// A missing folder, or a segment deleted meanwhile, simply has no events.
+enum JournalReader {
+    /// The events in the segments of `directory` at or after `position` (a record boundary, as
+    /// the ingest writer stores it), in append order.
+    static func events(in directory: String, after position: JournalPosition) -> [EncodedEvent] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        let numbered = names.compactMap { name in JournalSegment.number(fromFileName: name).map { (number: $0, name: name) } }
+            .filter { $0.number >= position.segment }
+            .sorted { $0.number < $1.number }
+        var events: [EncodedEvent] = []
+        for segment in numbered {
+            let start = segment.number == position.segment ? position.offset : 0
+            events.append(contentsOf: read(directory + "/" + segment.name, number: segment.number, from: start))
+        }
+        return events
+    }
+
+    /// The readable records of one segment file from `offset` on.
+    private static func read(_ path: String, number: UInt64, from offset: Int) -> [EncodedEvent] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return [] }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return [] }
+        let size = Int(info.st_size)
+        guard size >= JournalSegment.headerSize + 8 else { return [] }
+        guard let address = mmap(nil, size, PROT_READ, MAP_SHARED, descriptor, 0), address != MAP_FAILED else { return [] }
+        defer { munmap(address, size) }
+        let base = UnsafeRawPointer(address)
+        guard UInt64(littleEndian: base.loadUnaligned(as: UInt64.self)) == JournalSegment.magic,
+              UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) == number else { return [] }
+        var events: [EncodedEvent] = []
+        var position = max(offset, JournalSegment.headerSize)
+        while position < size, let (event, frame) = JournalRecord.read(at: base + position, available: size - position) {
+            events.append(event)
+            position += frame
+        }
+        return events
+    }
+}
