@@ -61,7 +61,11 @@ struct EndpointRefusedTests {
         // Fixed on the collector's side: resume delivers everything, nothing was lost.
         dispatcher.resume()
         #expect(!dispatcher.isPaused)
-        #expect(await eventually(timeout: 10) { dispatcher.counters.store.pending == 0 })
+        // Pending and in flight both empty: every event was acknowledged, not just claimed.
+        #expect(await eventually(timeout: 10) {
+            let counts = dispatcher.counters.store
+            return counts.pending + counts.inFlight == 0
+        })
         #expect(Set(acknowledgedIDs(server)).isSuperset(of: sent))
         #expect(dispatcher.counters.store.rejected == 0)
         await dispatcher.close()
@@ -109,7 +113,11 @@ struct EndpointRefusedTests {
         #expect(rows.count == 12 && rows.allSatisfy { $0.attempts == 0 && $0.nextAttemptAt == nil })
         #expect(try dispatcher.requeueRejected() == 0, "nothing left to requeue")
 
-        #expect(await eventually(timeout: 10) { dispatcher.counters.store.pending == 0 })
+        // Pending and in flight both empty: every event was acknowledged, not just claimed.
+        #expect(await eventually(timeout: 10) {
+            let counts = dispatcher.counters.store
+            return counts.pending + counts.inFlight == 0
+        })
         let delivered = await dispatcher.flush(timeout: 10)
         #expect(delivered.stopReason == .drained)
         #expect(acknowledgedIDs(server) == sent, "delivered after the requeue, once each, in order")
