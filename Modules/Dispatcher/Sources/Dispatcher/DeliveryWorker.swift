@@ -12,10 +12,10 @@ import Foundation
 ///
 /// Rounds never overlap: a call made while a round runs waits for it, then runs its own.
 ///
-/// A collector's `Retry-After` holds every request to it, not only the events it answered:
-/// until it passes, rounds send nothing (they end with ``DeliveryStopReason/backingOff``), or,
-/// for ``deliverAvailable(deadline:ignoringBackoff:)`` with `ignoringBackoff`, wait for it when
-/// it ends before their deadline. The queue records it, so a later run honours it too.
+/// Events wait for their retry time (the retry policy's backoff, or the collector's
+/// `Retry-After`). A round started with `ignoringBackoff` (an explicit flush) delivers them at
+/// once instead, but still honours the collector's last `Retry-After`, which the worker records
+/// in the queue so that a later run honours it too: it sends nothing before it passes.
 ///
 /// The worker runs on a serial dispatch queue of its own, not on Swift's cooperative pool: its
 /// blocking queue calls (SQLite) and the rounds' code, the destination's included, never take
@@ -145,8 +145,8 @@ public actor DeliveryWorker {
                 report.stopReason = .deadline
                 return report
             }
-            if let hold = activeHold(now: now), hold != waitedFor {
-                if ignoringBackoff, hold < deadline {
+            if ignoringBackoff, let hold = activeHold(now: now), hold != waitedFor {
+                if hold < deadline {
                     let wait = TimedWait()
                     holdWait = wait
                     await wait.wait(seconds: hold.timeIntervalSince(now))
