@@ -21,7 +21,7 @@ struct SaturatedPoolTests {
     ///   released.
     ///
     /// So whatever the library needs to time out (a `Task.sleep`, a task that must start on the
-    /// pool) shows up as a call that returns only after the blockers give up (20 s): the
+    /// pool) shows up as a call that returns only after the blockers give up (10 s each, in waves): the
     /// timeouts must be library-owned timers resuming the caller, and everything the calls wait
     /// for must run on threads of the library's own.
     @Test("With every pool thread blocked, flush(timeout: 2) and drain(timeout: 2) to a stalled collector return within 3 s")
@@ -41,7 +41,7 @@ struct SaturatedPoolTests {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let executor = ThreadTaskExecutor(name: "SaturatedPoolTests.caller")
         let measured = await withTaskExecutorPreference(executor) {
-            let blockers = PoolBlockers(count: 4 * cores, limit: 20)
+            let blockers = PoolBlockers(count: 4 * cores, limit: 10)
             let blocking = blockers.waitUntilBlocking(cores, timeout: 10)
             let flushStart = Date()
             let flushed = await dispatcher.flush(timeout: 2)
