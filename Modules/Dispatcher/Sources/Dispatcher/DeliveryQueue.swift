@@ -28,9 +28,22 @@ public protocol DeliveryQueue: Sendable {
     /// the pending events not due at `now`; nil when none waits. Called when a claim finds
     /// nothing due.
     func capRetryTimes(notAfter latest: Date, now: Date) throws -> Date?
+
+    /// Records that the collector asked, with `Retry-After`, to be sent nothing before `date`,
+    /// so that a later run honours it too. Called after such an answer.
+    func holdDeliveries(until date: Date) throws
+
+    /// The time last recorded by ``holdDeliveries(until:)``; nil when none was.
+    func deliveryHold() throws -> Date?
 }
 
 extension DeliveryQueue {
     /// Caps nothing and reports no waiting event: a queue without next-attempt times to correct.
     public func capRetryTimes(notAfter latest: Date, now: Date) throws -> Date? { nil }
+
+    /// Keeps nothing: a ``DeliveryWorker`` remembers the collector's `Retry-After` for its own life.
+    public func holdDeliveries(until date: Date) throws {}
+
+    /// None recorded.
+    public func deliveryHold() throws -> Date? { nil }
 }

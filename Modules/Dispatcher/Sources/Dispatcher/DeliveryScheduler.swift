@@ -8,6 +8,10 @@ import Foundation
 /// and cause, without a request.
 ///
 /// Requests that arrive while a round runs are coalesced into one more round.
+///
+/// Waiting costs nothing: the flush interval and retry waits are ``LibraryTimer``s (no thread,
+/// no CPU, and no need for a free thread of Swift's cooperative pool), and rounds start on the
+/// worker's own executor.
 final class DeliveryScheduler: @unchecked Sendable {
     // Safe: every `var` below is only touched while holding `lock`.
     private let lock = NSLock()
@@ -20,8 +24,8 @@ final class DeliveryScheduler: @unchecked Sendable {
     private var refusal: String?
     private var reachable = true
     private var closed = false
-    private var retryTimer: Task<Void, Never>?
-    private var intervalTimer: Task<Void, Never>?
+    private var retryTimer: LibraryTimer?
+    private var intervalTimer: LibraryTimer?
     private let onReport: @Sendable (DeliveryReport) -> Void
 
     /// Creates a scheduler.
@@ -36,13 +40,9 @@ final class DeliveryScheduler: @unchecked Sendable {
         self.roundBudget = roundBudget
         self.onReport = onReport
         if flushInterval > 0 {
-            intervalTimer = Task { [weak self] in
-                while !Task.isCancelled {
-                    try? await Task.sleep(nanoseconds: UInt64(flushInterval * 1_000_000_000))
-                    guard let self, !Task.isCancelled else { return }
-                    self.request()
-                }
-            }
+            let box = WeakScheduler()
+            intervalTimer = LibraryTimer(after: flushInterval, repeating: flushInterval) { box.value?.request() }
+            box.value = self
         }
     }
 
@@ -54,7 +54,7 @@ final class DeliveryScheduler: @unchecked Sendable {
             running = true
             return true
         }
-        if start { Task { await self.pump(deadline: nil) } }
+        if start { Task(executorPreference: worker.executor) { await self.pump(deadline: nil) } }
     }
 
     /// Runs a round now (after the current one) and returns its report. Ignores reachability
@@ -71,7 +71,9 @@ final class DeliveryScheduler: @unchecked Sendable {
             return report
         }
         if let pausedReport { return pausedReport }
-        let report = await worker.deliverAvailable(deadline: deadline)
+        // An explicit flush does not wait for the retry policy's backoff (the collector's
+        // Retry-After still holds).
+        let report = await worker.deliverAvailable(deadline: deadline, ignoringBackoff: true)
         pauseIfRefused(report)
         return report
     }
@@ -90,7 +92,7 @@ final class DeliveryScheduler: @unchecked Sendable {
     func pause() {
         lock.withLock { paused = true }
         let worker = self.worker
-        Task { await worker.finishAfterCurrentBatch() }
+        Task(executorPreference: worker.executor) { await worker.finishAfterCurrentBatch() }
     }
 
     /// Allows rounds again (also after a refused endpoint) and runs one if any was asked for
@@ -150,11 +152,9 @@ final class DeliveryScheduler: @unchecked Sendable {
     /// Runs a round at `date`, but never later than the retry policy's longest wait from now.
     private func scheduleRetry(at date: Date) {
         let delay = max(0.05, min(date.timeIntervalSinceNow, worker.configuration.retryPolicy.maxWait))
-        let timer = Task { [weak self] in
-            try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
-            guard !Task.isCancelled else { return }
-            self?.request()
-        }
+        let box = WeakScheduler()
+        box.value = self
+        let timer = LibraryTimer(after: delay) { box.value?.request() }
         let previous = lock.withLock {
             let old = retryTimer
             retryTimer = closed ? nil : timer
@@ -162,5 +162,17 @@ final class DeliveryScheduler: @unchecked Sendable {
         }
         previous?.cancel()
         if lock.withLock({ closed }) { timer.cancel() }
+    }
+}
+
+/// A weak reference to a scheduler for its timers' handlers, so that a timer never keeps its
+/// scheduler alive.
+private final class WeakScheduler: @unchecked Sendable {
+    // Safe: `stored` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private weak var stored: DeliveryScheduler?
+    var value: DeliveryScheduler? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
 }

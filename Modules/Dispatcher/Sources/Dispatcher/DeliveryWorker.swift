@@ -11,6 +11,15 @@ import Foundation
 /// Every event claimed is settled before the round returns: none is left in flight.
 ///
 /// Rounds never overlap: a call made while a round runs waits for it, then runs its own.
+///
+/// Events wait for their retry time (the retry policy's backoff, or the collector's
+/// `Retry-After`). A round started with `ignoringBackoff` (an explicit flush) delivers them at
+/// once instead, but still honours the collector's last `Retry-After`, which the worker records
+/// in the queue so that a later run honours it too: it sends nothing before it passes.
+///
+/// The worker runs on a serial dispatch queue of its own, not on Swift's cooperative pool: its
+/// blocking queue calls (SQLite) and the rounds' code, the destination's included, never take
+/// a pool thread, and a host that blocks every pool thread does not stall them.
 public actor DeliveryWorker {
     /// Where the worker is in its life.
     public enum State: Sendable, Equatable {
@@ -33,6 +42,17 @@ public actor DeliveryWorker {
     private let progress: (@Sendable (DeliveryReport) -> Void)?
     private var currentRound: Task<DeliveryReport, Never>?
     private var finishRequested = false
+    /// Before this, the collector asked to be sent nothing (its `Retry-After`).
+    private var hold: Date?
+    /// Whether ``hold`` was read from the queue (once, at the first round).
+    private var holdLoaded = false
+    /// The wait for ``hold`` in progress, ended early by ``stop()`` and ``finishAfterCurrentBatch()``.
+    private var holdWait: TimedWait?
+    /// Where the worker's code runs: a serial queue of its own.
+    nonisolated let executor: QueueExecutor
+
+    /// The worker's own serial executor (see the type's documentation).
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     /// Creates a worker.
     /// - Parameters:
@@ -52,13 +72,21 @@ public actor DeliveryWorker {
         self.configuration = configuration
         self.observer = observer
         self.progress = progress
+        executor = QueueExecutor(label: "Dispatcher.delivery." + destination.name)
     }
 
     /// Delivers due events until none is left, a batch fails, or `deadline` passes.
     ///
     /// A batch already sent when the deadline passes is still settled. Cancelling the calling
     /// task stops the round after the batch in flight.
-    public func deliverAvailable(deadline: Date) async -> DeliveryReport {
+    /// - Parameters:
+    ///   - deadline: when the round stops starting batches.
+    ///   - ignoringBackoff: deliver the pending events whatever their next-attempt time (an
+    ///     explicit flush: the retry policy's backoff after a network error or a 5xx does not
+    ///     delay it). The collector's `Retry-After` still holds: the round waits for it, costing
+    ///     no CPU, when it ends before `deadline`, and otherwise ends at once with
+    ///     ``DeliveryStopReason/backingOff`` and ``DeliveryReport/earliestNextAttempt``.
+    public func deliverAvailable(deadline: Date, ignoringBackoff: Bool = false) async -> DeliveryReport {
         while let running = currentRound { _ = await running.value }
         guard state != .stopped else {
             var report = DeliveryReport()
@@ -67,7 +95,7 @@ public actor DeliveryWorker {
         }
         state = .delivering
         finishRequested = false
-        let round = Task { await self.runRound(deadline: deadline) }
+        let round = Task(executorPreference: executor) { await self.runRound(deadline: deadline, ignoringBackoff: ignoringBackoff) }
         currentRound = round
         return await withTaskCancellationHandler {
             await round.value
@@ -79,12 +107,16 @@ public actor DeliveryWorker {
     /// Ends the round in progress after its current batch, without cancelling a request in
     /// flight (what ``DeliveryScheduler`` does on pause); later rounds run as usual.
     public func finishAfterCurrentBatch() {
-        if state == .delivering { finishRequested = true }
+        if state == .delivering {
+            finishRequested = true
+            holdWait?.interrupt()
+        }
     }
 
     /// Stops the worker: the round in progress finishes its batch, later rounds return at once.
     public func stop() async {
         state = .stopped
+        holdWait?.interrupt()
         if let running = currentRound { _ = await running.value }
     }
 
@@ -95,8 +127,10 @@ public actor DeliveryWorker {
         case stop(DeliveryStopReason)
     }
 
-    private func runRound(deadline: Date) async -> DeliveryReport {
+    private func runRound(deadline: Date, ignoringBackoff: Bool) async -> DeliveryReport {
         var report = DeliveryReport()
+        /// The hold this round already waited for (a test clock may not have moved meanwhile).
+        var waitedFor: Date?
         defer {
             currentRound = nil
             if state == .delivering { state = .idle }
@@ -111,9 +145,25 @@ public actor DeliveryWorker {
                 report.stopReason = .deadline
                 return report
             }
+            if ignoringBackoff, let hold = activeHold(now: now), hold != waitedFor {
+                if hold < deadline {
+                    let wait = TimedWait()
+                    holdWait = wait
+                    await wait.wait(seconds: hold.timeIntervalSince(now))
+                    holdWait = nil
+                    waitedFor = hold
+                    continue
+                }
+                report.stopReason = .backingOff
+                report.earliestNextAttempt = min(report.earliestNextAttempt ?? hold, hold)
+                report.lastError = report.lastError ?? "the collector asked (Retry-After) to wait until \(hold)"
+                return report
+            }
+            // An explicit flush claims events whatever their backoff.
+            let due = ignoringBackoff ? Date.distantFuture : now
             let batch: [StoredEvent]
             do {
-                batch = try queue.claimBatch(limit: configuration.deliverySize, maxBytes: destination.maxBatchBytes, now: now)
+                batch = try queue.claimBatch(limit: configuration.deliverySize, maxBytes: destination.maxBatchBytes, now: due)
             } catch {
                 report.lastError = "claim failed: \(error)"
                 report.stopReason = .queueError
@@ -138,11 +188,37 @@ public actor DeliveryWorker {
         }
     }
 
+    /// The collector's `Retry-After` when it has not passed at `now` (at most the retry policy's
+    /// longest wait ahead, whatever the clock did); nil otherwise.
+    private func activeHold(now: Date) -> Date? {
+        loadHold()
+        guard let hold, hold > now else { return nil }
+        return min(hold, now.addingTimeInterval(configuration.retryPolicy.maxWait))
+    }
+
+    /// Reads the hold an earlier run recorded in the queue, once.
+    private func loadHold() {
+        guard !holdLoaded else { return }
+        holdLoaded = true
+        if let stored = try? queue.deliveryHold() { hold = max(hold ?? stored, stored) }
+    }
+
+    /// Remembers, and records in the queue, that the collector asked to be sent nothing before
+    /// `until` (its latest answer replaces an earlier one).
+    private func holdDeliveries(until: Date) {
+        holdLoaded = true
+        hold = until
+        try? queue.holdDeliveries(until: until)
+    }
+
     /// Delivers one batch (splitting on 413) and settles every event of it.
     private func deliver(_ batch: [StoredEvent], deadline: Date, report: inout DeliveryReport) async -> BatchResult {
         let result = await destination.deliver(batch, sentAt: configuration.clock())
         report.requests += 1
         let now = configuration.clock()
+        if case .retry(_, let retryAfter?) = result.outcome {
+            holdDeliveries(until: configuration.retryPolicy.honouring(retryAfter, now: now))
+        }
         var sent = batch
         if !result.rejectedEvents.isEmpty {
             let refused = batch.filter { result.rejectedEvents[$0.event.id] != nil }

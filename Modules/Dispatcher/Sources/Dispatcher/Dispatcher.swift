@@ -39,7 +39,7 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         var counters = DispatcherCounters()
         var pendingSinceRequest = 0
         var persistedSoFar = 0
-        var reopenTimer: Task<Void, Never>?
+        var reopenTimer: LibraryTimer?
         var closed = false
         /// Whether a thread is moving what waits in memory into the journal.
         var moverRunning = false
@@ -123,14 +123,15 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         return true
     }
 
+    /// Retries opening the storage every ``DispatcherConfiguration/storageRetryInterval`` on a
+    /// timer and a queue of the library's own (opening blocks), until it opens or this closes.
     private func scheduleReopen() {
         let interval = configuration.storageRetryInterval
-        let timer = Task { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(nanoseconds: UInt64(interval * 1_000_000_000))
-                guard let self, !Task.isCancelled, !self.isClosed else { return }
-                if (try? self.openBackend()) == true { return }
-            }
+        let box = WeakBox<Dispatcher>()
+        box.value = self
+        let timer = LibraryTimer(after: interval, repeating: interval, queue: DispatchQueue(label: "Dispatcher.reopen")) {
+            guard let self = box.value, !self.isClosed else { return }
+            if (try? self.openBackend()) == true { self.lock.withLock { self.state.reopenTimer }?.cancel() }
         }
         lock.withLock { state.reopenTimer = timer }
     }
@@ -334,6 +335,14 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     // MARK: - Delivery control
 
     /// Persists everything sent so far, then delivers now, and returns what happened.
+    ///
+    /// Delivers at once even to events that wait for a retry after a network error or a 5xx
+    /// (the retry policy's backoff does not delay an explicit flush), but honours the
+    /// collector's `Retry-After`: when it ends within `timeout`, the flush waits for it (costing
+    /// no CPU) and then delivers; otherwise it returns at once with
+    /// ``DeliveryStopReason/backingOff`` and ``DeliveryReport/earliestNextAttempt``.
+    /// Returns within about `timeout` even while every thread of Swift's cooperative pool is
+    /// blocked (the caller's own executor must be able to run it).
     /// - Parameter timeout: the longest this may take, in seconds.
     @discardableResult
     public func flush(timeout: TimeInterval = 60) async -> DeliveryReport {
@@ -361,7 +370,8 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
 
     /// Returns once everything sent before the call is persisted and a delivery attempt has
     /// finished, or when `timeout` seconds passed, saying which. For background tasks and
-    /// graceful shutdown.
+    /// graceful shutdown. The attempt is an explicit flush (see ``flush(timeout:)``); like it,
+    /// this returns on time even while Swift's cooperative pool is saturated.
     public func drain(timeout: TimeInterval) async -> DrainResult {
         let deadline = Date().addingTimeInterval(timeout)
         guard let backend else { return DrainResult(persisted: false, deliveryAttempted: false, timedOut: false, report: nil) }
@@ -455,8 +465,10 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     @discardableResult
     public func releaseHeld(category: String) async throws -> Int {
         guard let backend else { return 0 }
-        _ = await Self.offload { backend.ingest.waitUntilPersisted(timeout: 10) }
-        let released = try backend.store.releaseHeld(category: category)
+        let released = try await Self.offload { () -> Result<Int, any Error> in
+            _ = backend.ingest.waitUntilPersisted(timeout: 10)
+            return Result { try backend.store.releaseHeld(category: category) }
+        }.get()
         if released > 0 { backend.scheduler?.request() }
         return released
     }
@@ -466,8 +478,10 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     @discardableResult
     public func deleteHeld(category: String) async throws -> Int {
         guard let backend else { return 0 }
-        _ = await Self.offload { backend.ingest.waitUntilPersisted(timeout: 10) }
-        return try backend.store.deleteHeld(category: category)
+        return try await Self.offload { () -> Result<Int, any Error> in
+            _ = backend.ingest.waitUntilPersisted(timeout: 10)
+            return Result { try backend.store.deleteHeld(category: category) }
+        }.get()
     }
 
     /// Deletes every stored event, the journey, what waits in memory and the store's metadata.
@@ -475,8 +489,10 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         overflow.removeAll()
         journey.removeAll()
         guard let backend else { return }
-        _ = await Self.offload { backend.ingest.waitUntilPersisted(timeout: 10) }
-        try backend.store.purge()
+        try await Self.offload { () -> Result<Void, any Error> in
+            _ = backend.ingest.waitUntilPersisted(timeout: 10)
+            return Result { try backend.store.purge() }
+        }.get()
     }
 
     /// Persists what is pending, stops delivery and the writer, and closes the store, waiting
@@ -495,9 +511,10 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         _ = await Self.offload { [self] in
             // What waits in memory is lost with the process: give the journal a last chance.
             moveFromMemory(to: backend)
-            return backend.ingest.close(timeout: timeout)
+            let closed = backend.ingest.close(timeout: timeout)
+            backend.store.close()
+            return closed
         }
-        backend.store.close()
     }
 
     // MARK: - Callbacks

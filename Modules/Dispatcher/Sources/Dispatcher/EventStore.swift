@@ -577,6 +577,17 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
         }
     }
 
+    /// Records, in the `meta` table, that the collector asked (`Retry-After`) to be sent
+    /// nothing before `date`.
+    public func holdDeliveries(until date: Date) throws {
+        try setMetadata(EventStoreSchema.deliveryHoldKey, String(Self.milliseconds(date)))
+    }
+
+    /// The time recorded by ``holdDeliveries(until:)``; nil when none was (or it is unreadable).
+    public func deliveryHold() throws -> Date? {
+        try metadata(EventStoreSchema.deliveryHoldKey).flatMap(Int64.init).map(Self.date)
+    }
+
     /// Moves in-flight or pending events to rejected, counting an attempt and keeping `reason`.
     public func reject(_ ids: [UUID], reason: String) throws {
         guard !ids.isEmpty else { return }

@@ -177,6 +177,9 @@ enum EventStoreSchema {
 
     /// The `meta` key holding the `seq` range of the rows in flight (`low:high`).
     static let inFlightRangeKey = "_store.in_flight_range"
+    /// The `meta` key of the time (milliseconds since 1970) before which the collector asked,
+    /// with `Retry-After`, to be sent nothing.
+    static let deliveryHoldKey = "_store.delivery_hold_until"
 
     /// `x'…'` blob literals for an `IN (…)` list: one scan for a set of ids not in flight.
     static func literals(_ ids: [UUID]) -> String {

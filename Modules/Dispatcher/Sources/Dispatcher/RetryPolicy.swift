@@ -105,9 +105,16 @@ public struct RetryPolicy: Sendable, Equatable {
             if age >= maxAge {
                 return .reject(reason: "gave up: older than \(Int(maxAge)) s: \(reason)")
             }
-            let delay = retryAfter.map { min($0.delay(from: now), maxRetryAfter) }
-                ?? backoff(attempt: attempt, random: random)
+            if let retryAfter { return .retry(at: honouring(retryAfter, now: now), reason: reason) }
+            let delay = backoff(attempt: attempt, random: random)
             return .retry(at: now.addingTimeInterval(delay.isNaN ? maxWait : min(max(0, delay), maxWait)), reason: reason)
         }
+    }
+
+    /// The moment a server's `Retry-After`, received at `now`, lets the next request go: cut to
+    /// ``maxRetryAfter`` and to ``maxWait``.
+    func honouring(_ retryAfter: RetryAfter, now: Date) -> Date {
+        let delay = min(retryAfter.delay(from: now), maxRetryAfter)
+        return now.addingTimeInterval(delay.isNaN ? maxWait : min(max(0, delay), maxWait))
     }
 }

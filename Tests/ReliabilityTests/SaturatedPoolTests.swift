@@ -1,0 +1,67 @@
+import Dispatcher
+import Foundation
+import Testing
+import TestSupport
+import Tracking
+
+/// `flush(timeout:)` and `drain(timeout:)` must keep their deadline even when the host has
+/// blocked every thread of Swift's cooperative pool.
+@Suite("Reliability: deadlines hold with the cooperative pool saturated", .serialized)
+struct SaturatedPoolTests {
+    /// How the test proves that the library needs no pool thread to keep a deadline:
+    ///
+    /// - `4 × activeProcessorCount` detached tasks each block a pool thread on a semaphore (the
+    ///   pool has about one thread per core), and the test waits until at least
+    ///   `activeProcessorCount` of them are blocking before it starts the clock.
+    /// - The collector stalls, so neither call can finish by delivering: each can only return
+    ///   through its timeout.
+    /// - The test's own code runs under `withTaskExecutorPreference` on a ``ThreadTaskExecutor``,
+    ///   a thread of its own: when the library resumes the caller, the caller runs at once,
+    ///   without a pool thread. The durations are measured there, before the blockers are
+    ///   released.
+    ///
+    /// So whatever the library needs to time out (a `Task.sleep`, a task that must start on the
+    /// pool) shows up as a call that returns only after the blockers give up (10 s each, in waves): the
+    /// timeouts must be library-owned timers resuming the caller, and everything the calls wait
+    /// for must run on threads of the library's own.
+    @Test("With every pool thread blocked, flush(timeout: 2) and drain(timeout: 2) to a stalled collector return within 3 s")
+    func deadlinesHoldWithThePoolSaturated() async throws {
+        let directory = try TemporaryDirectory(prefix: "reliability-saturated")
+        defer { directory.remove() }
+        let server = try LoopbackHTTPServer(defaultAction: .stall(seconds: 10), lifetime: 60)
+        defer { server.stop() }
+        let destination = try SegmentDestination(endpoint: server.baseURL, writeKey: "saturated-key",
+                                                 transport: URLSessionTransport(requestTimeout: 8))
+        let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
+            storePath: directory.file("store.sqlite").path, destination: destination,
+            batch: BatchConfig(deliverySize: 50, flushInterval: 0), strategy: []))
+        let reporter = EventReporter<Probe>(plugins: [dispatcher])
+        for index in 0..<20 { reporter.send(name: .tap, action: .open, userData: ["index": .int(index)]) }
+
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let executor = ThreadTaskExecutor(name: "SaturatedPoolTests.caller")
+        let measured = await withTaskExecutorPreference(executor) {
+            let blockers = PoolBlockers(count: 4 * cores, limit: 10)
+            let blocking = blockers.waitUntilBlocking(cores, timeout: 10)
+            let flushStart = Date()
+            let flushed = await dispatcher.flush(timeout: 2)
+            let flushTook = Date().timeIntervalSince(flushStart)
+            let drainStart = Date()
+            let drained = await dispatcher.drain(timeout: 2)
+            let drainTook = Date().timeIntervalSince(drainStart)
+            blockers.release()
+            return (blocking, flushTook, flushed, drainTook, drained)
+        }
+        executor.shutdown()
+        let (blocking, flushTook, flushed, drainTook, drained) = measured
+
+        #expect(blocking >= cores, "only \(blocking) of \(4 * cores) blockers got a pool thread")
+        #expect(flushTook < 3, "flush(timeout: 2) took \(flushTook) s")
+        #expect(flushed.delivered == 0 && flushed.stopReason == .deadline, "\(flushed)")
+        #expect(drainTook < 3, "drain(timeout: 2) took \(drainTook) s")
+        #expect(drained.timedOut && drained.persisted, "\(drained)")
+        #expect(server.requestCount >= 1, "the request went out while the pool was blocked")
+        server.stop()
+        await dispatcher.close(timeout: 2)
+    }
+}
