@@ -107,8 +107,3 @@ public struct EventReporter<T: EventType>: Sendable {
         return receipts
     }
 }
-
-extension EventReporterPlugin {
-    /// Handles several events; the default sends them one by one.
-    public func send(contentsOf events: [TrackedEvent]) -> [Receipt] { events.compactMap { send($0) } }
-}
