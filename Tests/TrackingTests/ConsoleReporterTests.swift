@@ -5,6 +5,24 @@ import TrackingTestKit
 
 /// The console plugin's exact output.
 struct ConsoleReporterTests {
+    @Test func theNoArgumentInitializerWritesToStandardOutput() throws {
+        // Standard output is pointed at a pipe for the duration of one send, then restored.
+        let pipe = Pipe()
+        let saved = dup(STDOUT_FILENO)
+        try #require(saved >= 0)
+        try #require(dup2(pipe.fileHandleForWriting.fileDescriptor, STDOUT_FILENO) >= 0)
+        let console = ConsoleReporter()
+        let receipts = EventReporter<Cart>(plugins: [console]).send(name: .add, action: .select, userData: ["quantity": 2])
+        dup2(saved, STDOUT_FILENO)
+        close(saved)
+        try pipe.fileHandleForWriting.close()
+        let written = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        // A pipe is not a terminal, so the line is plain, exactly as `.standardOutput()` writes it.
+        #expect(written.contains("[Cart] add · select  {\"quantity\":2}\n"))
+        #expect(receipts.map(\.plugin) == ["console"])
+        #expect(receipts.map(\.form) == ["[Cart] add · select  {\"quantity\":2}"])
+    }
+
     @Test func writesOneExactLinePerEventWithoutColourByDefault() {
         let buffer = TextBuffer()
         let reporter = EventReporter<Cart>(plugins: [ConsoleReporter(stream: buffer)])

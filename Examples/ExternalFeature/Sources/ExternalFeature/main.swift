@@ -7,7 +7,7 @@ import TrackingTestKit
 
 let recorder = RecordingPlugin()
 let vendor = VendorLogPlugin()
-let reporter = EventReporter<Profile>(plugins: [ConsoleReporter.standardOutput(), recorder, vendor])
+let reporter = EventReporter<Profile>(plugins: [ConsoleReporter(), recorder, vendor])
 
 let sent: [(name: Profile.Name, action: Profile.Action, userData: UserData)] = [
     (.settings, .opened, [:]),

@@ -17,10 +17,14 @@ public struct ConsoleReporter: EventReporterPlugin {
         self.colors = colors
     }
 
-    /// A console plugin on standard output, coloured when standard output is a terminal.
-    public static func standardOutput() -> ConsoleReporter {
-        ConsoleReporter(stream: StandardOutputStream(), colors: isatty(STDOUT_FILENO) == 1)
+    /// Creates a console plugin on standard output, coloured when standard output is a terminal.
+    public init() {
+        self.init(stream: StandardOutputStream(), colors: isatty(STDOUT_FILENO) == 1)
     }
+
+    /// A console plugin on standard output, coloured when standard output is a terminal; the
+    /// same as ``init()``.
+    public static func standardOutput() -> ConsoleReporter { ConsoleReporter() }
 
     /// Writes the event's line.
     public func send(_ event: TrackedEvent) -> Receipt? {
