@@ -29,10 +29,23 @@ struct HydrationTests {
         #expect(event.context["app"] == ["name": "Shop", "version": "2.4.1", "build": "812"])
         #expect(event.context["os"] == ["name": "iOS", "version": "17.4.1"])
         #expect(event.context["device"] == ["manufacturer": "Apple Inc.", "model": "iPhone15,2"])
-        #expect(event.context["locale"] == "en_US")
+        #expect(event.context["locale"] == "en-US")
         #expect(event.context["timezone"] == "Europe/Berlin")
         #expect(event.context["library"] == ["name": .string(LibraryInfo.name), "version": .string(LibraryInfo.version)])
         #expect(event.context["configHash"] == "abc123def456")
+    }
+
+    @Test("the locale is a BCP 47 tag: hyphens, no keywords or encodings", arguments: [
+        ("en_001", "en-001"), ("en_US", "en-US"), ("zh_Hant_TW", "zh-Hant-TW"), ("de_DE@calendar=gregorian", "de-DE"),
+        ("en_US.UTF-8", "en-US"), ("sr_RS@latin", "sr-RS"), ("fr", "fr"), ("C", "und"), ("POSIX", "und"), ("", "und"),
+        ("en-GB", "en-GB"),
+    ])
+    func theLocaleIsALanguageTag(identifier: String, tag: String) throws {
+        var localized = device
+        localized.locale = identifier
+        let hydrator = ContextHydrator(application: application, device: localized)
+        let event = try #require(hydrator.process(TrackedEvent(category: "C", name: "n", action: "a")))
+        #expect(event.context["locale"] == .string(tag))
     }
 
     @Test func addsIdentifiersAndTheSession() throws {

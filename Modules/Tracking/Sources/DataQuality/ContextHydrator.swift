@@ -44,7 +44,7 @@ public struct ContextHydrator: EventProcessor {
             ].merging(application.build.map { ["build": .string($0)] } ?? [:]) { first, _ in first }),
             ContextKey.os: ["name": .string(device.osName), "version": .string(device.osVersion)],
             ContextKey.device: ["manufacturer": .string(device.manufacturer), "model": .string(device.model)],
-            ContextKey.locale: .string(device.locale),
+            ContextKey.locale: .string(Self.languageTag(device.locale)),
             ContextKey.timezone: .string(device.timeZone),
             ContextKey.library: ["name": .string(LibraryInfo.name), "version": .string(LibraryInfo.version)],
         ]
@@ -55,6 +55,17 @@ public struct ContextHydrator: EventProcessor {
         self.sessions = sessions
         self.providers = providers
         self.storageMechanism = storageMechanism
+    }
+
+    /// The BCP 47 form of a locale identifier: `en_001` becomes `en-001`, `de_DE@calendar=…`
+    /// and `en_US.UTF-8` become `de-DE` and `en-US`; `C`, `POSIX` or nothing becomes `und`.
+    static func languageTag(_ identifier: String) -> String {
+        var text = Substring(identifier)
+        if let keywords = text.firstIndex(of: "@") { text = text[..<keywords] }
+        if let encoding = text.firstIndex(of: ".") { text = text[..<encoding] }
+        let subtags = text.split(whereSeparator: { $0 == "_" || $0 == "-" })
+        guard let first = subtags.first, first != "C", first != "POSIX" else { return "und" }
+        return subtags.joined(separator: "-")
     }
 
     /// Adds the context; never returns `nil`.

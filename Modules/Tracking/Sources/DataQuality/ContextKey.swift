@@ -9,7 +9,7 @@ public enum ContextKey {
     public static let device = "device"
     /// `{"name", "version"}`.
     public static let os = "os"
-    /// The locale identifier, `en_US`.
+    /// The locale as a BCP 47 language tag, `en-US` (from ``DeviceInfo/locale``, `en_US`).
     public static let locale = "locale"
     /// The time zone identifier, `Europe/Berlin`.
     public static let timezone = "timezone"
