@@ -73,7 +73,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DeliveryTests",
-            dependencies: [dispatcher, dispatcherTestKit, tracking, trackingTestKit, "TestSupport"],
+            dependencies: [dispatcher, dispatcherTestKit, tracking, trackingTestKit, dataQuality, "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -22,9 +22,11 @@ struct SegmentDestinationTests {
         #expect(request.url.absoluteString == "https://api.segment.example/v1/batch")
         #expect(request.header("content-type") == "application/json")
         #expect(request.header("authorization") == "Basic " + Data("wk_secret_123:".utf8).base64EncodedString())
+        #expect(request.header("user-agent") == "swift-tracking/0.1.0")
 
         let body = try DeliveryFixtures.object(request.body)
         #expect(body["sentAt"] as? String == "2026-11-21T10:01:00.500Z")
+        #expect(body["writeKey"] == nil)
         let batch = try #require(body["batch"] as? [[String: Any]])
         #expect(batch.count == 1)
         let message = try #require(batch.first)
@@ -53,7 +55,7 @@ struct SegmentDestinationTests {
         #expect(flags.first?["detail"] as? String == "coupon")
     }
 
-    @Test("colliding userData and context keys are renamed, never dropped or duplicated")
+    @Test("colliding userData and context keys are renamed, never duplicated; the context's library is not repeated")
     func collisions() throws {
         let destination = try SegmentDestination(endpoint: endpoint, writeKey: "k", transport: SpyTransport(),
                                                  fallbackAnonymousID: "fallback-anon")
@@ -68,7 +70,8 @@ struct SegmentDestinationTests {
         #expect(properties["userData.category"] as? String == "shoes")
         #expect(properties["userData.name"] as? String == "boot")
         let context = try #require(message["context"] as? [String: Any])
-        #expect(context["event.library"] as? String == "other")
+        #expect(context["library"] as? [String: String] == ["name": "swift-tracking", "version": "0.1.0"])
+        #expect(context["event.library"] == nil)
         #expect(context["event.flags"] as? Int == 1)
         // A non-string anonymousId is not usable: the fallback is sent instead.
         #expect(message["anonymousId"] as? String == "fallback-anon")
@@ -103,6 +106,30 @@ struct SegmentDestinationTests {
             return
         }
         #expect(spy.requests.isEmpty)
+    }
+
+    @Test("with .body the write key is the batch's writeKey field and there is no Authorization header")
+    func writeKeyInTheBody() async throws {
+        let secret = "wk_BODY_secret_555"
+        let spy = SpyTransport()
+        let destination = try SegmentDestination(endpoint: endpoint, writeKey: secret, authentication: .body, transport: spy,
+                                                 library: DestinationLibrary(name: "shop-tracking", version: "2.0"))
+        #expect(destination.authentication == .body)
+        let result = await destination.deliver([DeliveryFixtures.stored(DeliveryFixtures.trackedEvent())], sentAt: Date())
+        #expect(result.outcome == .delivered)
+        let request = try #require(spy.requests.first)
+        #expect(request.header("authorization") == nil)
+        #expect(request.header("user-agent") == "shop-tracking/2.0")
+        let body = try DeliveryFixtures.object(request.body)
+        #expect(body["writeKey"] as? String == secret)
+        #expect((body["batch"] as? [[String: Any]])?.count == 1)
+
+        var dumped = ""
+        dump(destination, to: &dumped)
+        for text in [destination.description, destination.debugDescription, String(describing: destination),
+                     String(reflecting: destination), dumped, request.description, "\(result)"] {
+            #expect(!text.contains(secret), "leaked in: \(text)")
+        }
     }
 
     @Test("the write key never appears in descriptions, mirrors or errors")

@@ -11,6 +11,9 @@ public struct DestinationLibrary: Sendable, Equatable {
         self.version = version
     }
 
+    /// The `User-Agent` header value of requests, `name/version`.
+    public var userAgent: String { name + "/" + version }
+
     /// This framework: `swift-tracking` `0.1.0`.
     public static let tracking = DestinationLibrary(name: "swift-tracking", version: "0.1.0")
 }

@@ -12,12 +12,15 @@ import Tracking
 /// - `timestamp` is when the event was created; the body's `sentAt` is when it was sent.
 /// - `anonymousId` is the event context's `anonymousId`, else its `installationId`, else this
 ///   destination's ``fallbackAnonymousID``; `userId` is the context's `userId` when present.
-/// - `context` holds `library` (name and version), every event-context member except
-///   `snowplowEntities` (a key colliding with `library` or `flags` is kept as `event.<key>`),
-///   and `flags`, the event's data-quality flags as `[{"code":…,"detail":…}]`.
+/// - `context` holds `library` (this destination's ``library``, once: the event context's own
+///   `library`, which hydration adds, is not repeated), every other event-context member except
+///   `snowplowEntities` (a key colliding with `flags` is kept as `event.flags`), and `flags`,
+///   the event's data-quality flags as `[{"code":…,"detail":…}]`.
 ///
-/// The write key travels as HTTP Basic authorization (`base64(writeKey + ":")`) and is never
-/// part of a description, a debug description, a mirror or an error.
+/// Requests carry `User-Agent: <library name>/<version>` (``DestinationLibrary/userAgent``).
+/// The write key travels as HTTP Basic authorization (`base64(writeKey + ":")`) or, with
+/// ``SegmentAuthentication/body``, as the batch's `writeKey` field; it is never part of a
+/// description, a debug description, a mirror or an error.
 public struct SegmentDestination: Destination, CustomStringConvertible, CustomDebugStringConvertible {
     /// The destination's name in reports.
     public let name: String
@@ -34,24 +37,31 @@ public struct SegmentDestination: Destination, CustomStringConvertible, CustomDe
     public let fallbackAnonymousID: String
     /// The library reported in `context.library`.
     public let library: DestinationLibrary
+    /// Where the write key is sent.
+    public let authentication: SegmentAuthentication
     private let authorization: HTTPBasicAuthorization
+    private let writeKey: RedactedSecret
     private let transport: any HTTPTransport
 
     /// Creates a Segment destination.
     /// - Parameters:
     ///   - endpoint: the API base, for example `https://api.segment.io`; HTTPS unless loopback.
-    ///   - writeKey: the source's write key, sent as Basic authorization.
+    ///   - writeKey: the source's write key.
+    ///   - authentication: where the write key is sent: Basic authorization (the default) or
+    ///     the body's `writeKey` field.
     ///   - transport: how requests are sent. Defaults to a ``URLSessionTransport``.
     ///   - fallbackAnonymousID: the `anonymousId` when the event context has none.
     /// - Throws: ``EndpointError`` when the endpoint is not acceptable.
     public init(
-        endpoint: URL, writeKey: String, transport: any HTTPTransport = URLSessionTransport(),
+        endpoint: URL, writeKey: String, authentication: SegmentAuthentication = .basic, transport: any HTTPTransport = URLSessionTransport(),
         name: String = "segment", library: DestinationLibrary = .tracking,
         fallbackAnonymousID: String = UUID().uuidString.lowercased(),
         maxBatchBytes: Int = 400_000, maxRequestBytes: Int = 500_000, maxEventBytes: Int = 32_000
     ) throws(EndpointError) {
         batchURL = EndpointURL.appending("/v1/batch", to: try EndpointURL.validate(endpoint))
         authorization = HTTPBasicAuthorization(user: writeKey, password: "")
+        self.writeKey = RedactedSecret(value: writeKey)
+        self.authentication = authentication
         self.transport = transport
         self.name = name
         self.library = library
@@ -103,11 +113,16 @@ public struct SegmentDestination: Destination, CustomStringConvertible, CustomDe
         guard count > 0 else { return (nil, rejected) }
         body.raw("],\"sentAt\":")
         body.date(sentAt)
+        var headers = ["Content-Type": "application/json", "User-Agent": library.userAgent]
+        switch authentication {
+        case .basic:
+            headers["Authorization"] = authorization.headerValue
+        case .body:
+            body.raw(",\"writeKey\":")
+            body.string(writeKey.value)
+        }
         body.raw("}")
-        let request = HTTPRequest(
-            method: "POST", url: batchURL,
-            headers: ["Content-Type": "application/json", "Authorization": authorization.headerValue],
-            body: Data(body.bytes))
+        let request = HTTPRequest(method: "POST", url: batchURL, headers: headers, body: Data(body.bytes))
         return (request, rejected)
     }
 
@@ -165,8 +180,8 @@ public struct SegmentDestination: Destination, CustomStringConvertible, CustomDe
         static let userID = Array("userId".utf8)
         static let eventFields = [Array("category".utf8), Array("name".utf8), Array("action".utf8)]
         static let userDataPrefix = Array("userData.".utf8)
-        static let segmentSkipped = [Array("snowplowEntities".utf8)]
-        static let contextReserved = [Array("library".utf8), Array("flags".utf8)]
+        static let segmentSkipped = [Array("snowplowEntities".utf8), Array("library".utf8)]
+        static let contextReserved = [Array("flags".utf8)]
         static let eventPrefix = Array("event.".utf8)
     }
 }

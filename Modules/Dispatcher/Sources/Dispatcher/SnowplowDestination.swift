@@ -13,6 +13,8 @@ import Tracking
 /// self-describing `{"schema": "iglu:…", "data": {…}}` objects (the data-quality stage puts
 /// `client_session` 1-0-2 and `mobile_context` 1-0-3 there), they are sent verbatim in `co` as a
 /// contexts 1-0-1 wrapper. Other context members are not sent to Snowplow.
+///
+/// Requests carry `User-Agent: swift-tracking/<version>` (``DestinationLibrary/tracking``).
 public struct SnowplowDestination: Destination, CustomStringConvertible {
     /// The destination's name in reports.
     public let name: String
@@ -86,7 +88,8 @@ public struct SnowplowDestination: Destination, CustomStringConvertible {
         }
         body.raw("]}")
         return HTTPRequest(method: "POST", url: collectorURL,
-                           headers: ["Content-Type": "application/json; charset=utf-8"], body: Data(body.bytes))
+                           headers: ["Content-Type": "application/json; charset=utf-8",
+                                     "User-Agent": DestinationLibrary.tracking.userAgent], body: Data(body.bytes))
     }
 
     private func encodeEvent(_ event: EncodedEvent, sentMilliseconds: String, into writer: inout JSONWriter) {
