@@ -59,6 +59,15 @@ struct ConfigurationTests {
         #expect(again == configuration)
     }
 
+    @Test func aRelativeFileEndpointIsResolvedAgainstTheFilesFolder() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let file = try folder.write(#"{"endpoint": "file:out/events.ndjson", "format": "ndjson"}"#, to: "tracking.json")
+        let configuration = try TrackingConfiguration.load(from: file)
+        #expect(configuration.endpoint.isFileURL)
+        #expect(configuration.endpoint.standardizedFileURL.path == folder.file("out/events.ndjson").standardizedFileURL.path)
+    }
+
     @Test(arguments: [
         (#"{"endpoint": "https://c.example.com", "batch": {"flushInterval": -5}}"#, "batch.flushInterval", "must not be negative"),
         (#"{"endpoint": "http://collector.example.com"}"#, "endpoint", "must use https"),
@@ -71,7 +80,7 @@ struct ConfigurationTests {
         (#"{"endpoint": "https://c.example.com", "redaction": "blur"}"#, "redaction", "unknown redaction"),
         (#"{"endpoint": "https://c.example.com", "appId": ""}"#, "appId", "must not be empty"),
         (#"{"endpoint": "https://c.example.com", "batch": {"maxAttempts": "three"}}"#, "batch.maxAttempts", "expected"),
-        (#"{"endpoint": "file:///tmp/out.ndjson"}"#, "endpoint", "needs format \"ndjson\""),
+        (#"{"endpoint": "file:out.ndjson"}"#, "endpoint", "needs format \"ndjson\""),
         (#"{"endpoint": "ftp://c.example.com"}"#, "endpoint", "unsupported scheme"),
         (#"{"format": "segment"}"#, "endpoint", "missing"),
         (#"{"endpoint": "https://c.example.com", "colour": "red"}"#, "colour", "unknown field"),

@@ -185,8 +185,8 @@ public struct TrackingConfiguration: Sendable, Equatable, Codable {
         return configuration
     }
 
-    /// Loads and validates a configuration file. A relative ``contractPath`` is resolved
-    /// against the file's folder.
+    /// Loads and validates a configuration file. A relative ``contractPath``, and a relative
+    /// `file:` endpoint (`"file:outbox.ndjson"`), are resolved against the file's folder.
     /// - Throws: ``ConfigurationError`` naming the file and the first invalid field.
     public static func load(from url: URL) throws -> TrackingConfiguration {
         let data: Data
@@ -197,8 +197,12 @@ public struct TrackingConfiguration: Sendable, Equatable, Codable {
         }
         do {
             var configuration = try decode(data)
+            let folder = url.deletingLastPathComponent()
             if let path = configuration.contractPath, !path.hasPrefix("/") {
-                configuration.contractPath = url.deletingLastPathComponent().appendingPathComponent(path).path
+                configuration.contractPath = folder.appendingPathComponent(path).path
+            }
+            if configuration.endpoint.scheme?.lowercased() == "file", !configuration.endpoint.path.hasPrefix("/") {
+                configuration.endpoint = folder.appendingPathComponent(configuration.endpoint.path)
             }
             return configuration
         } catch var error as ConfigurationError {
