@@ -40,7 +40,7 @@ let package = Package(
         ),
 
         // MARK: Tracking core
-        .testTarget(name: "TrackingTests", dependencies: [tracking, trackingTestKit], swiftSettings: strictSettings),
+        .testTarget(name: "TrackingTests", dependencies: [tracking, trackingTestKit, "TestSupport"], swiftSettings: strictSettings),
 
         .testTarget(name: "DataQualityTests", dependencies: [tracking, trackingTestKit, dataQuality], swiftSettings: strictSettings),
 

@@ -1,3 +1,4 @@
+import TestSupport
 import Tracking
 
 /// Compares data that went through JSON with the data that was sent.

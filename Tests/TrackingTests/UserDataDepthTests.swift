@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import Tracking
 import TrackingTestKit
 
@@ -7,28 +8,7 @@ import TrackingTestKit
 /// flagged; the JSON writer cuts the same way for anything else; nothing recurses on depth.
 @Suite("UserData depth limit")
 struct UserDataDepthTests {
-    enum Kind: String, CaseIterable, Sendable { case object, array }
-
-    /// `containers` arrays or objects inside one another around `bottom`, built iteratively.
-    static func chain(_ kind: Kind, _ containers: Int, bottom: UserDataValue = "bottom") -> UserDataValue {
-        var value = bottom
-        for _ in 0..<containers { value = kind == .object ? .object(["next": value]) : .array([value]) }
-        return value
-    }
-
-    /// How many arrays or objects a chain has, and what is at its bottom, without recursion.
-    static func measure(_ value: UserDataValue?) -> (containers: Int, bottom: UserDataValue?) {
-        var current = value
-        var containers = 0
-        while true {
-            switch current {
-            case .object(let members)? where members.count == 1 && members["next"] != nil: current = members["next"]
-            case .array(let elements)? where elements.count == 1: current = elements[0]
-            default: return (containers, current)
-            }
-            containers += 1
-        }
-    }
+    typealias Kind = DeepValue.Kind
 
     /// Takes a chain apart from the top, one level at a time, so that releasing it does not
     /// recurse once per level (Swift's release of nested buffers does, beyond ~40,000 levels
@@ -80,9 +60,9 @@ struct UserDataDepthTests {
     func cutsExactlyBeyondTheLimit(kind: Kind) throws {
         let recorder = RecordingPlugin()
         let reporter = EventReporter<Search>(plugins: [recorder])
-        let fits: UserData = ["deep": Self.chain(kind, 31), "flat": 1]
+        let fits: UserData = ["deep": DeepValue.make(kind, depth: 31), "flat": 1]
         reporter.send(name: .query, action: .submitted, userData: fits)
-        reporter.send(name: .query, action: .submitted, userData: ["deep": Self.chain(kind, 32), "flat": 1])
+        reporter.send(name: .query, action: .submitted, userData: ["deep": DeepValue.make(kind, depth: 32), "flat": 1])
 
         let kept = try #require(recorder.events.first)
         #expect(kept.userData == fits)
@@ -90,7 +70,7 @@ struct UserDataDepthTests {
         #expect(Self.nesting(JSONText.encode(.object(kept.userData))) == 32)
 
         let cut = try #require(recorder.events.last)
-        let (containers, bottom) = Self.measure(cut.userData["deep"])
+        let (containers, bottom) = DeepValue.chain(cut.userData["deep"])
         #expect(containers == 31)
         #expect(bottom == UserDataValue.truncationPlaceholder)
         #expect(cut.userData["flat"] == 1)
@@ -101,10 +81,10 @@ struct UserDataDepthTests {
     @Test func scalarsAtTheLimitStayAndOnlyTheDeeperContainersGo() throws {
         let recorder = RecordingPlugin()
         let atTheLimit: UserDataValue = ["leaf": 1, "list": [2], "empty": [:], "infinity": .double(.infinity)]
-        let outer = Self.chain(.array, 30, bottom: atTheLimit)
+        let outer = DeepValue.make(.array, depth: 30, bottom: atTheLimit)
         EventReporter<Search>(plugins: [recorder]).send(name: .query, action: .submitted, userData: ["deep": outer])
         let event = try #require(recorder.events.first)
-        let (containers, bottom) = Self.measure(event.userData["deep"])
+        let (containers, bottom) = DeepValue.chain(event.userData["deep"])
         #expect(containers == 30)
         #expect(bottom == ["leaf": 1, "list": "[truncated]", "empty": "[truncated]", "infinity": .double(.infinity)])
         #expect(event.flags == [.userDataTruncated, .nonFiniteNumber])
@@ -113,7 +93,7 @@ struct UserDataDepthTests {
     @Test func aNonFiniteNumberThatWasCutAwayIsNotFlagged() throws {
         let recorder = RecordingPlugin()
         EventReporter<Search>(plugins: [recorder])
-            .send(name: .query, action: .submitted, userData: ["deep": Self.chain(.object, 40, bottom: .double(.infinity))])
+            .send(name: .query, action: .submitted, userData: ["deep": DeepValue.make(.object, depth: 40, bottom: .double(.infinity))])
         #expect(recorder.events.first?.flags == [.userDataTruncated])
     }
 
@@ -128,17 +108,17 @@ struct UserDataDepthTests {
     @Test func sendingSeveralEventsCutsEachOne() {
         let recorder = RecordingPlugin()
         EventReporter<Search>(plugins: [recorder]).send(contentsOf: [
-            (.query, .submitted, ["deep": Self.chain(.array, 100)]), (.query, .submitted, ["flat": true]),
+            (.query, .submitted, ["deep": DeepValue.make(.array, depth: 100)]), (.query, .submitted, ["flat": true]),
         ])
         #expect(recorder.events.map(\.flags) == [[.userDataTruncated], []])
-        #expect(Self.measure(recorder.events.first?.userData["deep"]).containers == 31)
+        #expect(DeepValue.chain(recorder.events.first?.userData["deep"]).containers == 31)
     }
 
     @Test("The console shows a 10,000-deep value cut, as JSON, with the flag", arguments: Kind.allCases)
     func theConsoleSeesTheCutValue(kind: Kind) throws {
         let buffer = TextBuffer()
         EventReporter<Search>(plugins: [ConsoleReporter(stream: buffer)])
-            .send(name: .query, action: .submitted, userData: ["deep": Self.chain(kind, 10_000)])
+            .send(name: .query, action: .submitted, userData: ["deep": DeepValue.make(kind, depth: 10_000)])
         let line = try #require(buffer.lines.first)
         #expect(line.hasPrefix("[Search] query · submitted  {\"deep\":"))
         #expect(line.hasSuffix("\"[truncated]\"" + String(repeating: kind == .object ? "}" : "]", count: 31) + "}  ⚑ nesting_truncated(userData)"))
@@ -148,7 +128,7 @@ struct UserDataDepthTests {
     @Test("The writer cuts any value it is given at the limit and says so", arguments: Kind.allCases)
     func theWriterIsDepthSafe(kind: Kind) throws {
         var writer = JSONWriter()
-        writer.value(Self.chain(kind, 10_000))
+        writer.value(DeepValue.make(kind, depth: 10_000))
         #expect(writer.truncated)
         let parsed = try JSONSerialization.jsonObject(with: Data(writer.bytes), options: [.fragmentsAllowed])
         var containers = 0
@@ -161,17 +141,17 @@ struct UserDataDepthTests {
 
         // Each value starts at level 1 again; 32 levels fit.
         var again = JSONWriter()
-        again.value(Self.chain(kind, 32))
+        again.value(DeepValue.make(kind, depth: 32))
         again.raw(",")
-        again.value(Self.chain(kind, 32))
+        again.value(DeepValue.make(kind, depth: 32))
         #expect(!again.truncated)
         #expect(Self.nesting(again.string) == 32)
-        #expect(Self.nesting(Self.chain(kind, 10_000).description) == 32)
+        #expect(Self.nesting(DeepValue.make(kind, depth: 10_000).description) == 32)
     }
 
     @Test("Nothing the library does with a 50,000-deep value recurses per level", arguments: Kind.allCases)
     func noRecursionPerLevel(kind: Kind) {
-        var value = Self.chain(kind, 50_000, bottom: .double(.nan))
+        var value = DeepValue.make(kind, depth: 50_000, bottom: .double(.nan))
         #expect(value.containsNonFiniteNumber)
         #expect(Self.nesting(JSONText.encode(value)) == 32)
         let recorder = RecordingPlugin()

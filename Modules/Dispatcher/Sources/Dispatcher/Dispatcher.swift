@@ -158,13 +158,7 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     ///   to the journal, in order, once it can); `nil` when the event was refused, which is
     ///   counted by ``RefusalReason`` in ``counters`` and reported.
     public func send(_ event: TrackedEvent) -> Receipt? {
-        let form: String
-        switch accept(EncodedEvent(event)) {
-        case .journal: form = "journal"
-        case .memory: form = "memory"
-        case .refused: return nil
-        }
-        return Receipt(plugin: "dispatcher", eventID: event.id, handledAt: event.timestamp, form: form)
+        accept(EncodedEvent(event)).receipt(for: event)
     }
 
     /// Makes several events durable under one journal lock.
@@ -177,26 +171,31 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
             written = result.written
             if let error = result.error { journalRefused(error) }
         }
-        var receipts = events.prefix(written).map { Receipt(plugin: "dispatcher", eventID: $0.id, handledAt: $0.timestamp, form: "journal") }
-        for index in written..<events.count {
-            let event = events[index]
-            switch accept(encoded[index]) {
-            case .journal: receipts.append(Receipt(plugin: "dispatcher", eventID: event.id, handledAt: event.timestamp, form: "journal"))
-            case .memory: receipts.append(Receipt(plugin: "dispatcher", eventID: event.id, handledAt: event.timestamp, form: "memory"))
-            case .refused: break
-            }
-        }
-        return receipts
+        let placements = Array(repeating: Placement.journal, count: written) + encoded[written...].map(accept)
+        return zip(placements, events).compactMap { $0.receipt(for: $1) }
     }
 
     /// Where an event went.
-    private enum Placement { case journal, memory, refused }
+    private enum Placement {
+        case journal, memory, refused
+
+        /// The receipt for `event` placed here; `nil` when it was refused.
+        func receipt(for event: TrackedEvent) -> Receipt? {
+            let form: String
+            switch self {
+            case .journal: form = "journal"
+            case .memory: form = "memory"
+            case .refused: return nil
+            }
+            return Receipt(plugin: "dispatcher", eventID: event.id, handledAt: event.timestamp, form: form)
+        }
+    }
 
     /// Puts `event` in the journal, or in memory behind what already waits there, or refuses it.
     private func accept(_ event: EncodedEvent) -> Placement {
         let (backend, closed) = lock.withLock { (state.backend, state.closed) }
         if closed {
-            refuse(1, .closed, detail: "send after close()")
+            refuse(.closed, detail: "send after close()")
             return .refused
         }
         if let backend, !overflow.isHolding {
@@ -206,7 +205,7 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
             } catch {
                 switch error {
                 case .recordTooLarge, .closed:
-                    refuse(1, error == .closed ? .closed : .tooLarge, detail: error.description)
+                    refuse(error == .closed ? .closed : .tooLarge, detail: error.description)
                     return .refused
                 case .full, .io:
                     journalRefused(error)
@@ -214,7 +213,7 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
             }
         }
         guard overflow.hold(event) else {
-            refuse(1, .noRoom, detail: lock.withLock { state.journalProblem ?? "storage \(state.storage)" })
+            refuse(.noRoom, detail: lock.withLock { state.journalProblem ?? "storage \(state.storage)" })
             return .refused
         }
         // The store may have opened meanwhile: make sure someone moves this event on.
@@ -222,7 +221,7 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         return .memory
     }
 
-    /// Notes that the journal refused an event that memory will hold, and reports it once.
+    /// Notes that the journal refused an event that memory is about to hold, and reports it once.
     private func journalRefused(_ error: JournalError) {
         let text = error.description
         let first = lock.withLock {
@@ -232,21 +231,20 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         if first {
             diagnose(.storage, "the journal cannot take events (\(text)); they wait in memory (up to \(overflow.capacity)) and move to the journal once it can")
         }
-        if let backend { startMover(backend) }
     }
 
-    /// Counts `count` refused events and reports them, at most once a second.
-    private func refuse(_ count: Int, _ reason: RefusalReason, detail: String) {
+    /// Counts one refused event and reports refusals, at most once a second.
+    private func refuse(_ reason: RefusalReason, detail: String) {
         let now = Date()
-        let due = lock.withLock {
-            state.counters.refused += count
-            state.counters.refusals[reason, default: 0] += count
+        let refusedSoFar: Int? = lock.withLock {
+            state.counters.refused += 1
+            state.counters.refusals[reason, default: 0] += 1
             state.counters.lastRefusal = "\(reason): \(detail)"
-            guard (state.lastRefusalReport.map { now.timeIntervalSince($0) >= 1 } ?? true) else { return false }
+            guard (state.lastRefusalReport.map { now.timeIntervalSince($0) >= 1 } ?? true) else { return nil }
             state.lastRefusalReport = now
-            return true
+            return state.counters.refused
         }
-        if due { diagnose(.storage, "refused events (\(reason): \(detail)); \(counters.refused) refused so far") }
+        if let refusedSoFar { diagnose(.storage, "refused events (\(reason): \(detail)); \(refusedSoFar) refused so far") }
     }
 
     /// Starts, unless running, a thread that moves what waits in memory into the journal every
@@ -262,32 +260,19 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         let thread = Thread { [weak self] in
             while let self {
                 let held = self.moveFromMemory(to: backend)
-                let stop = self.lock.withLock {
-                    if held == 0 || self.state.closed {
-                        self.state.moverRunning = false
-                        return true
-                    }
-                    return false
+                // Decided under the lock a sender takes to start a mover, after its event is held:
+                // either this sees the event, or the sender sees this mover gone and starts one.
+                let done = self.lock.withLock {
+                    guard self.state.closed || (held == 0 && self.overflow.count == 0) else { return false }
+                    self.state.moverRunning = false
+                    return true
                 }
-                if stop {
-                    // An event may have been held after the last move: go on if so.
-                    if self.overflow.count > 0, self.restartMover() { continue }
-                    return
-                }
+                if done { return }
                 Thread.sleep(forTimeInterval: 0.02)
             }
         }
         thread.name = "Dispatcher.overflow"
         thread.start()
-    }
-
-    /// Marks the mover as running again, unless closed or already running.
-    private func restartMover() -> Bool {
-        lock.withLock {
-            guard !state.moverRunning, !state.closed else { return false }
-            state.moverRunning = true
-            return true
-        }
     }
 
     /// Hands what waits in memory to the store's journal, in order.
@@ -304,7 +289,7 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
             waiting = waiting.dropFirst(written)
             guard let error else { break }
             if case .recordTooLarge = error {
-                refuse(1, .tooLarge, detail: error.description)
+                refuse(.tooLarge, detail: error.description)
                 waiting = waiting.dropFirst()
                 continue
             }

@@ -2,9 +2,9 @@ import Foundation
 import Tracking
 
 /// Values nested thousands of levels deep, built and inspected without recursion.
-enum DeepValue {
+public enum DeepValue {
     /// What each level is.
-    enum Kind: String, Sendable, CaseIterable {
+    public enum Kind: String, Sendable, CaseIterable {
         /// `{"next": …}` at every level.
         case object
         /// `[…]` at every level.
@@ -13,20 +13,20 @@ enum DeepValue {
 
     /// The depth limit the library documents (``UserDataValue/maximumDepth``), counting the
     /// userData object itself as level 1, and the string that replaces what lies deeper.
-    static let limit = 32
-    static let placeholder = "[truncated]"
-    static let flagCode = "nesting_truncated"
+    public static let limit = 32
+    public static let placeholder = "[truncated]"
+    public static let flagCode = "nesting_truncated"
 
-    /// `depth` arrays or objects inside one another around the string `"bottom"`.
-    static func make(_ kind: Kind, depth: Int) -> UserDataValue {
-        var value: UserDataValue = "bottom"
+    /// `depth` arrays or objects inside one another around `bottom` (the string `"bottom"` by default).
+    public static func make(_ kind: Kind, depth: Int, bottom: UserDataValue = "bottom") -> UserDataValue {
+        var value = bottom
         for _ in 0..<depth { value = kind == .object ? .object(["next": value]) : .array([value]) }
         return value
     }
 
     /// Follows a chain made by ``make(_:depth:)`` as `JSONSerialization` parsed it: how many
     /// arrays or objects, and what sits at the bottom.
-    static func chain(_ json: Any?) -> (containers: Int, bottom: Any?) {
+    public static func chain(_ json: Any?) -> (containers: Int, bottom: Any?) {
         var current = json
         var containers = 0
         while true {
@@ -42,7 +42,7 @@ enum DeepValue {
     }
 
     /// The same for a value the library handed back.
-    static func chain(_ value: UserDataValue?) -> (containers: Int, bottom: UserDataValue?) {
+    public static func chain(_ value: UserDataValue?) -> (containers: Int, bottom: UserDataValue?) {
         var current = value
         var containers = 0
         while true {
@@ -56,7 +56,7 @@ enum DeepValue {
     }
 
     /// Parses JSON text or bytes with `JSONSerialization`, as a collector would.
-    static func parse(_ bytes: some Sequence<UInt8>) throws -> Any {
+    public static func parse(_ bytes: some Sequence<UInt8>) throws -> Any {
         try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
     }
 }
