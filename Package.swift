@@ -11,6 +11,7 @@ let trackingTestKit = Target.Dependency.product(name: "TrackingTestKit", package
 let dataQuality = Target.Dependency.product(name: "DataQuality", package: "Tracking")
 let dispatcher = Target.Dependency.product(name: "Dispatcher", package: "Dispatcher")
 let dispatcherTestKit = Target.Dependency.product(name: "DispatcherTestKit", package: "Dispatcher")
+let analytics = Target.Dependency.product(name: "Analytics", package: "Analytics")
 
 let package = Package(
     name: "TrackingWorkspace",
@@ -21,6 +22,7 @@ let package = Package(
     dependencies: [
         .package(path: "Modules/Tracking"),
         .package(path: "Modules/Dispatcher"),
+        .package(path: "Modules/Analytics"),
         .package(path: "Modules/Basket"),
         .package(path: "Modules/Onboarding"),
         .package(path: "Modules/Wishlist"),
@@ -30,7 +32,7 @@ let package = Package(
         .executableTarget(
             name: "demo",
             dependencies: [
-                tracking, trackingTestKit, dataQuality, dispatcher, "TestSupport",
+                tracking, trackingTestKit, dataQuality, dispatcher, analytics, "TestSupport",
                 .product(name: "Basket", package: "Basket"),
                 .product(name: "Onboarding", package: "Onboarding"),
                 .product(name: "Wishlist", package: "Wishlist"),
@@ -84,6 +86,13 @@ let package = Package(
         .testTarget(
             name: "DispatcherTests",
             dependencies: [dispatcher, dispatcherTestKit, tracking, trackingTestKit, dataQuality, "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Analytics runtime
+        .testTarget(
+            name: "AnalyticsTests",
+            dependencies: [analytics, dispatcher, tracking, trackingTestKit, dataQuality, "TestSupport"],
             swiftSettings: strictSettings
         ),
     ],

@@ -1,3 +1,4 @@
+import Analytics
 import Dispatcher
 import Foundation
 
@@ -49,6 +50,23 @@ enum DestinationOptions {
             }
         } catch let error as EndpointError {
             throw UsageError("--endpoint: \(error)")
+        }
+    }
+
+    /// The runtime's destination settings for the options.
+    /// - Throws: ``UsageError`` for any mistake in them.
+    static func settings(endpoint: String, format: String, writeKey: String?) throws -> AnalyticsConfiguration.DestinationSettings {
+        try check(endpoint: endpoint, format: format)
+        if let writeKey, writeKey.isEmpty { throw UsageError("--write-key must not be empty") }
+        switch format {
+        case "ndjson":
+            return .ndjson(file: try EndpointURL.fileURL(endpoint))
+        case "snowplow":
+            return .snowplow(endpoint: try EndpointURL.validate(endpoint))
+        default:
+            let key = writeKey ?? ProcessInfo.processInfo.environment["SEGMENT_WRITE_KEY"]
+            guard let key, !key.isEmpty else { throw UsageError("--format segment needs --write-key K (or SEGMENT_WRITE_KEY)") }
+            return .segment(endpoint: try EndpointURL.validate(endpoint), writeKey: key)
         }
     }
 }

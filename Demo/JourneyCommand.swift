@@ -1,3 +1,4 @@
+import Analytics
 import DataQuality
 import Dispatcher
 import Foundation
@@ -25,7 +26,7 @@ enum JourneyCommand {
             .value("endpoint", "URL", "Where to deliver: https:// (http:// for loopback) for segment and\nsnowplow; a path or a file:// URL without a host for ndjson."),
             .value("format", "segment|snowplow|ndjson", "The endpoint's format (default segment). Needs --endpoint."),
             .value("write-key", "K", "The Segment write key (or SEGMENT_WRITE_KEY). Never printed."),
-            .value("config", "FILE", "A TrackingConfiguration JSON file; --endpoint, --format and\n--write-key override it."),
+            .value("config", "FILE", "An AnalyticsConfiguration JSON file; --store, --endpoint, --format\nand --write-key override it."),
             .flag("quiet", "Do not print each event."),
         ])
 
@@ -39,64 +40,39 @@ enum JourneyCommand {
         } else if format != nil {
             throw UsageError("--format needs --endpoint URL")
         }
-        let storePath = options.value("store") ?? ".demo/demo.sqlite"
-        let outbox = URL(fileURLWithPath: storePath).deletingLastPathComponent().appendingPathComponent("outbox.ndjson").path
-        let configuration = try loadConfiguration(options, outbox: outbox)
-        let destination = try DestinationOptions.make(
-            endpoint: configuration.endpoint.isFileURL ? configuration.endpoint.path : configuration.endpoint.absoluteString,
-            format: configuration.format.rawValue, writeKey: configuration.writeKey, appID: configuration.appID)
-
-        // One diagnostics hub: the Dispatcher's storage and delivery problems and the quality
-        // stages' findings, observable, and tracked as events of their own below.
-        let diagnostics = Diagnostics()
-        let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
-            storePath: storePath, destination: destination,
-            batch: BatchConfig(
-                maxQueueSize: configuration.batch.maxQueueSize, maxQueueBytes: configuration.batch.maxQueueBytes,
-                overflowQueueSize: configuration.batch.overflowQueueSize, deliverySize: configuration.batch.deliverySize,
-                flushInterval: 0),
-            retryPolicy: RetryPolicy(maxAttempts: configuration.batch.maxAttempts, maxAge: configuration.batch.maxAge),
-            deliveredHistory: 10_000,
-            onDiagnostic: { problem in
-                printError("diagnostic: \(problem)")
-                diagnostics.record(problem.area == .storage ? .storage : .delivery, code: problem.area.rawValue, message: problem.message)
-            }))
-        guard let store = dispatcher.store else { throw DemoError("the store at \(storePath) cannot be opened: \(dispatcher.storage)") }
-        let start = dispatcher.counters
-
-        // Identifiers, session and privacy state live in the store's metadata: one file to purge.
-        let identityStore = ClosureIdentityStore(
-            get: { try? store.metadata($0) },
-            set: { try store.setMetadata($0, $1) },
-            remove: { try store.setMetadata($0, nil) })
-        let contract = try configuration.contractPath.map { try DataContract.load(from: URL(fileURLWithPath: $0)) } ?? DemoContract.load()
-        let quality = try DataQualityStack(configuration: configuration, store: identityStore, contract: contract, diagnostics: diagnostics)
-        let bridge = ConsentBridge(dispatcher: dispatcher)
-        let privacyToken = quality.privacy.observe { change in bridge.apply(change) }
-        defer { quality.privacy.removeObserver(privacyToken) }
-
+        let configuration = try loadConfiguration(options)
+        let storePath = configuration.storePath
         let recorder = RecordingPlugin(name: "summary")
-        var plugins: [any EventReporterPlugin] = [dispatcher, recorder]
-        if !options.has("quiet") { plugins.insert(ConsoleReporter.standardOutput(), at: 0) }
-        let reporter = EventReporter<OnboardingAnalytics>(plugins: plugins, processors: quality.processors)
-        let diagnosticsReporter = DiagnosticsReporter(reporter: reporter.reporter(for: TrackingInternal.self))
-        let diagnosticsToken = diagnosticsReporter.attach(to: diagnostics)
-        defer { diagnostics.removeObserver(diagnosticsToken) }
+        let analytics = try Analytics(
+            configuration: configuration,
+            plugins: options.has("quiet") ? [recorder] : [ConsoleReporter(), recorder],
+            contract: configuration.contractPath == nil ? try DemoContract.load() : nil)
+        let diagnosticsToken = analytics.diagnostics.observe { update in
+            if case .issue(let issue) = update { printError("diagnostic: \(issue.message)") }
+        }
+        defer { analytics.diagnostics.removeObserver(diagnosticsToken) }
+        let start = analytics.counters
+        let reporter = analytics.reporter(for: OnboardingAnalytics.self)
 
-        say("▶ journey: onboarding → wishlist → basket  (store \(storePath), delivering to \(destination))")
+        say("▶ journey: onboarding → wishlist → basket  (store \(storePath), delivering to \(configuration.destination))")
         ScriptedJourney(
             base: reporter,
             onConsents: { choices in
-                quality.privacy.setConsent(choices.marketing ? .granted : .denied, for: Promotion.category)
+                analytics.setConsent(choices.marketing ? .granted : .denied, for: Promotion.category)
             },
-            onLogin: { quality.identity.logIn(userID: $0) },
-            onLogout: { quality.identity.logOut() }
+            onLogin: { analytics.logIn(userID: $0) },
+            onLogout: { analytics.logOut() }
         ).run()
-        let privacyLog = await bridge.settle()
-        let drained = await dispatcher.drain(timeout: 30)
-        let counters = dispatcher.counters
-        await dispatcher.close()
+        let privacyLog = await analytics.settle()
+        let drained = await analytics.drain(timeout: 30)
+        let counters = analytics.counters
+        let userID = analytics.userID
+        let installationID = analytics.installationID
+        let consent = analytics.quality.privacy.consentDecisions
+        let snapshot = analytics.diagnostics.snapshot()
+        await analytics.close()
         let outcome = RunSummary(from: start, to: counters, strandedReason: drained.timedOut ? "the drain timed out" : nil)
+        let destination = configuration.destination
 
         let events = recorder.events
         let byCategory = Dictionary(grouping: events, by: \.category).map { "\($0.key) \($0.value.count)" }.sorted()
@@ -108,10 +84,9 @@ enum JourneyCommand {
         say("  persisted        \(counters.persisted)")
         say("  delivered        \(counters.delivered) to \(destination)")
         say("  store now        \(counters.store)")
-        say("  user             \(quality.identity.userID ?? "logged out"), installation \(quality.identity.installationID.uuidString.lowercased())")
-        say("  consent          \(quality.privacy.consentDecisions.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", "))")
+        say("  user             \(userID ?? "logged out"), installation \(installationID.uuidString.lowercased())")
+        say("  consent          \(consent.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", "))")
         for line in privacyLog { say("  privacy          \(line)") }
-        let snapshot = diagnostics.snapshot()
         say("  diagnostics      \(snapshot.counters.map { "\($0.key.rawValue) \($0.value)" }.sorted().joined(separator: ", "))")
         say("  drain            \(drained.timedOut ? "timed out" : "completed")")
         say("  inspect with     swift run demo monitor --store \(storePath) --status all --format json")
@@ -119,31 +94,29 @@ enum JourneyCommand {
         return drained.persisted && outcome.isComplete ? 0 : 1
     }
 
-    /// The configuration from `--config FILE`, or the demo's defaults with `--endpoint`,
-    /// `--format` and `--write-key` applied.
-    private static func loadConfiguration(_ options: CommandLineOptions, outbox: String) throws -> TrackingConfiguration {
-        var configuration: TrackingConfiguration
+    /// The configuration from `--config FILE`, or the demo's defaults, with `--store`,
+    /// `--endpoint`, `--format` and `--write-key` applied.
+    private static func loadConfiguration(_ options: CommandLineOptions) throws -> AnalyticsConfiguration {
+        var configuration: AnalyticsConfiguration
         if let path = options.value("config") {
-            configuration = try TrackingConfiguration.load(from: URL(fileURLWithPath: path))
+            configuration = try AnalyticsConfiguration(contentsOf: URL(fileURLWithPath: path))
         } else {
-            configuration = TrackingConfiguration(endpoint: URL(fileURLWithPath: outbox))
-            configuration.format = .ndjson
+            configuration = AnalyticsConfiguration(storePath: ".demo/demo.sqlite")
             configuration.appID = "demo"
             configuration.batch.deliverySize = 10
             configuration.consentCategories = [Promotion.category]
+            configuration.deliveredHistory = 10_000
         }
-        if let endpoint = options.value("endpoint") {
-            let format = try options.choice("format", default: "segment", from: DestinationOptions.formats)
-            configuration.format = TrackingConfiguration.Format(rawValue: format) ?? .segment
-            if format == "ndjson", !endpoint.contains("://") {
-                configuration.endpoint = URL(fileURLWithPath: endpoint)
-            } else if let url = URL(string: endpoint) {
-                configuration.endpoint = url
-            } else {
-                throw UsageError("--endpoint '\(endpoint)' is not a URL")
-            }
+        if let store = options.value("store") { configuration.storePath = store }
+        // Without an endpoint, the demo delivers to an NDJSON outbox beside the store.
+        if configuration.destination.format == .none || options.value("endpoint") != nil {
+            let outbox = URL(fileURLWithPath: configuration.storePath).deletingLastPathComponent().appendingPathComponent("outbox.ndjson").path
+            let format = try options.choice("format", default: options.value("endpoint") == nil ? "ndjson" : "segment", from: DestinationOptions.formats)
+            configuration.destination = try DestinationOptions.settings(
+                endpoint: options.value("endpoint") ?? outbox, format: format, writeKey: options.value("write-key"))
+        } else if options.value("write-key") != nil {
+            configuration.destination.writeKey = options.value("write-key")
         }
-        if let key = options.value("write-key") { configuration.writeKey = key }
         try configuration.validate()
         return configuration
     }

@@ -16,10 +16,10 @@ struct DataQualityStackTests {
         locale: "en_US", language: "en", timeZone: "UTC"
     )
 
-    private func stack(_ configure: (inout TrackingConfiguration) -> Void = { _ in }, contract: DataContract? = nil) throws -> DataQualityStack {
-        var configuration = TrackingConfiguration(endpoint: try #require(URL(string: "https://collector.example.com")))
+    private func stack(_ configure: (inout QualityConfiguration) -> Void = { _ in }, contract: DataContract? = nil) throws -> DataQualityStack {
+        var configuration = QualityConfiguration()
         configure(&configuration)
-        return try DataQualityStack(
+        return DataQualityStack(
             configuration: configuration, store: InMemoryIdentityStore(), contract: contract, contractMode: .strict,
             application: ApplicationInfo(name: "Demo", version: "1.0"), device: device
         )

@@ -93,8 +93,7 @@ struct PrivacyTests {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let file = folder.file("identity.json")
-        var configuration = TrackingConfiguration(endpoint: try #require(URL(string: "https://collector.example.com")))
-        configuration.consentCategories = ["Marketing"]
+        let configuration = QualityConfiguration(consentCategories: ["Marketing"])
         let stack = try DataQualityStack(configuration: configuration, folder: folder.url)
         let changes = ChangeLog()
         stack.privacy.observe { changes.append($0) }

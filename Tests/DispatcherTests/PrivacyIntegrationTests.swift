@@ -11,11 +11,10 @@ struct PrivacyIntegrationTests {
     /// A stack whose identifiers live in the store's metadata, as the demo wires it.
     private func stack(for dispatcher: Dispatcher, consent: [String]) throws -> DataQualityStack {
         let store = try #require(dispatcher.store)
-        var configuration = TrackingConfiguration(endpoint: URL(string: "http://127.0.0.1:1")!)
-        configuration.consentCategories = consent
+        let configuration = QualityConfiguration(consentCategories: consent)
         let identity = ClosureIdentityStore(
             get: { try? store.metadata($0) }, set: { try store.setMetadata($0, $1) }, remove: { try store.setMetadata($0, nil) })
-        return try DataQualityStack(configuration: configuration, store: identity)
+        return DataQualityStack(configuration: configuration, store: identity)
     }
 
     /// A Dispatcher on `directory` delivering to `server`, the quality stages over its store, and

@@ -16,10 +16,8 @@ struct SnowplowEndToEndTests {
         defer { directory.remove() }
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
-        var configuration = TrackingConfiguration(endpoint: server.baseURL)
-        configuration.format = .snowplow
-        configuration.appID = "e2e"
-        let quality = try DataQualityStack(configuration: configuration, store: InMemoryIdentityStore())
+        let configuration = QualityConfiguration(appID: "e2e")
+        let quality = DataQualityStack(configuration: configuration, store: InMemoryIdentityStore())
         quality.identity.logIn(userID: "user-7")
         let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
             storePath: directory.file("store.sqlite").path,

@@ -45,6 +45,24 @@ public struct BatchConfig: Sendable, Equatable, Codable {
         self.initialEventsCount = initialEventsCount
     }
 
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case maxQueueSize, maxQueueBytes, overflowQueueSize, deliverySize, flushInterval, initialEventsCount
+    }
+
+    /// Decodes batch settings from JSON: absent keys keep their defaults, unknown keys are errors
+    /// (a typo must not silently fall back to a default).
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.stringValue)))
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = BatchConfig()
+        maxQueueSize = try container.decodeIfPresent(Int.self, forKey: .maxQueueSize) ?? defaults.maxQueueSize
+        maxQueueBytes = try container.decodeIfPresent(Int.self, forKey: .maxQueueBytes) ?? defaults.maxQueueBytes
+        overflowQueueSize = try container.decodeIfPresent(Int.self, forKey: .overflowQueueSize) ?? defaults.overflowQueueSize
+        deliverySize = try container.decodeIfPresent(Int.self, forKey: .deliverySize) ?? defaults.deliverySize
+        flushInterval = try container.decodeIfPresent(Double.self, forKey: .flushInterval) ?? defaults.flushInterval
+        initialEventsCount = try container.decodeIfPresent(Int.self, forKey: .initialEventsCount) ?? defaults.initialEventsCount
+    }
+
     /// Throws a ``ConfigurationError`` naming the first impossible field.
     public func validate() throws {
         if maxQueueSize < 1 { throw ConfigurationError(field: "maxQueueSize", reason: "must be at least 1, got \(maxQueueSize)") }

@@ -71,6 +71,7 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     ///   that is not an event store. Nothing else.
     public init(configuration: DispatcherConfiguration) throws {
         try configuration.batch.validate()
+        try configuration.retryPolicy.validate()
         if !configuration.storageRetryInterval.isFinite || configuration.storageRetryInterval <= 0 {
             throw ConfigurationError(field: "storageRetryInterval", reason: "must be a positive number of seconds, got \(configuration.storageRetryInterval)")
         }

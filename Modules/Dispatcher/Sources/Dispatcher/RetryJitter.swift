@@ -7,3 +7,24 @@ public enum RetryJitter: Sendable, Equatable {
     /// Uniform in `delay/2 ..< delay` ("equal jitter").
     case equal
 }
+
+extension RetryJitter {
+    /// The jitter a configuration names: `"none"`, `"full"` or `"equal"`.
+    init?(name: String) {
+        switch name {
+        case "none": self = .none
+        case "full": self = .full
+        case "equal": self = .equal
+        default: return nil
+        }
+    }
+
+    /// The name a configuration uses.
+    var name: String {
+        switch self {
+        case .none: "none"
+        case .full: "full"
+        case .equal: "equal"
+        }
+    }
+}

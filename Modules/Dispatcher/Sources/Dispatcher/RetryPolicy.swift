@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 
 /// Decides, purely, what follows a delivery attempt: acknowledge, retry later, split, or reject.
 ///
@@ -16,7 +17,7 @@ import Foundation
 /// - 400, 422 and every other 4xx reject.
 /// - An event whose attempt reached ``maxAttempts``, or older than ``maxAge``, is rejected
 ///   instead of retried, with the reason saying so.
-public struct RetryPolicy: Sendable, Equatable {
+public struct RetryPolicy: Sendable, Equatable, Codable {
     /// The delay before the first retry, in seconds.
     public var baseDelay: TimeInterval
     /// The factor the delay grows by with each attempt.
@@ -61,6 +62,55 @@ public struct RetryPolicy: Sendable, Equatable {
         self.maxAttempts = maxAttempts
         self.maxAge = maxAge
         self.maxRetryAfter = maxRetryAfter
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case baseDelay, multiplier, maxDelay, jitter, maxAttempts, maxAge, maxRetryAfter
+    }
+
+    /// Decodes a policy from JSON: absent keys keep their defaults, unknown keys are errors.
+    /// `jitter` is `"full"`, `"equal"` or `"none"`.
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.stringValue)))
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init()
+        baseDelay = try container.decodeIfPresent(Double.self, forKey: .baseDelay) ?? baseDelay
+        multiplier = try container.decodeIfPresent(Double.self, forKey: .multiplier) ?? multiplier
+        maxDelay = try container.decodeIfPresent(Double.self, forKey: .maxDelay) ?? maxDelay
+        maxAttempts = try container.decodeIfPresent(Int.self, forKey: .maxAttempts) ?? maxAttempts
+        maxAge = try container.decodeIfPresent(Double.self, forKey: .maxAge) ?? maxAge
+        maxRetryAfter = try container.decodeIfPresent(Double.self, forKey: .maxRetryAfter) ?? maxRetryAfter
+        if let name = try container.decodeIfPresent(String.self, forKey: .jitter) {
+            guard let jitter = RetryJitter(name: name) else {
+                throw DecodingError.dataCorruptedError(forKey: .jitter, in: container, debugDescription: "must be \"full\", \"equal\" or \"none\", got '\(name)'")
+            }
+            self.jitter = jitter
+        }
+    }
+
+    /// Encodes the policy with the keys ``init(from:)`` reads.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(baseDelay, forKey: .baseDelay)
+        try container.encode(multiplier, forKey: .multiplier)
+        try container.encode(maxDelay, forKey: .maxDelay)
+        try container.encode(jitter.name, forKey: .jitter)
+        try container.encode(maxAttempts, forKey: .maxAttempts)
+        try container.encode(maxAge, forKey: .maxAge)
+        try container.encode(maxRetryAfter, forKey: .maxRetryAfter)
+    }
+
+    /// Throws a ``ConfigurationError`` naming the first impossible field.
+    public func validate() throws {
+        func check(_ ok: Bool, _ field: String, _ reason: String) throws {
+            if !ok { throw ConfigurationError(field: field, reason: reason) }
+        }
+        try check(baseDelay.isFinite && baseDelay >= 0, "baseDelay", "must be a non-negative number of seconds, got \(baseDelay)")
+        try check(multiplier.isFinite && multiplier >= 1, "multiplier", "must be at least 1, got \(multiplier)")
+        try check(maxDelay.isFinite && maxDelay >= 0, "maxDelay", "must be a non-negative number of seconds, got \(maxDelay)")
+        try check(maxAttempts >= 1, "maxAttempts", "must be at least 1, got \(maxAttempts)")
+        try check(maxAge.isFinite && maxAge > 0, "maxAge", "must be a positive number of seconds, got \(maxAge)")
+        try check(maxRetryAfter.isFinite && maxRetryAfter >= 0, "maxRetryAfter", "must be a non-negative number of seconds, got \(maxRetryAfter)")
     }
 
     /// The backoff delay after failed attempt number `attempt` (1 for the first).

@@ -1,3 +1,5 @@
+import Tracking
+
 /// What a contract says about one category: its fields, and extra rules per event name.
 ///
 /// JSON form: `{"fields": {"quantity": {"type": "integer", "mandatory": true}},

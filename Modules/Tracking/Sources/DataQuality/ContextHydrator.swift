@@ -23,7 +23,7 @@ public struct ContextHydrator: EventProcessor {
     ///   - identity: the identifiers; none are added when `nil`.
     ///   - sessions: the session tracker; no session is added when `nil`.
     ///   - configurationHash: the active configuration's hash (``ConfigurationHash``, or
-    ///     ``TrackingConfiguration/hash``).
+    ///     ``QualityConfiguration/configurationHash``).
     ///   - providers: custom context, applied last (they may override a built-in field).
     ///   - snowplowEntities: whether to add the Snowplow entities.
     ///   - storageMechanism: the `client_session` entity's `storageMechanism`.

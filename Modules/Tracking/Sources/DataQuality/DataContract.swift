@@ -55,10 +55,9 @@ public struct DataContract: Sendable, Equatable, Codable {
     /// - Throws: ``DataContractError`` naming the path of the first invalid field.
     public static func decode(_ data: Data) throws -> DataContract {
         do {
-            return try JSONDecoder().decode(DataContract.self, from: data)
-        } catch {
-            let (path, reason) = CodingPath.describe(error)
-            throw DataContractError(path: path, reason: reason)
+            return try ConfigurationDecoder.decode(DataContract.self, from: data)
+        } catch let error as ConfigurationError {
+            throw DataContractError(path: error.field, reason: error.reason)
         }
     }
 

@@ -1,11 +1,11 @@
 import Foundation
 import Tracking
 
-/// Everything in this module composed from one ``TrackingConfiguration``: the diagnostics,
+/// Everything in this module composed from one ``QualityConfiguration``: the diagnostics,
 /// identifiers, session, privacy controls, and the processors in the right order.
 ///
 /// ```swift
-/// let quality = try DataQualityStack(configuration: configuration, folder: appSupport)
+/// let quality = try DataQualityStack(configuration: QualityConfiguration(appID: "shop"), folder: appSupport)
 /// let reporter = EventReporter<Cart>(plugins: [console, dispatcher], processors: quality.processors)
 /// quality.privacy.observe { change in /* the Dispatcher releases, deletes or purges */ }
 /// ```
@@ -15,7 +15,7 @@ import Tracking
 /// ``Redactor`` (before anything is stored or printed, context included), ``DiagnosticsTally``.
 public final class DataQualityStack: Sendable {
     /// The configuration it was built from.
-    public let configuration: TrackingConfiguration
+    public let configuration: QualityConfiguration
     /// Counters and errors.
     public let diagnostics: Diagnostics
     /// Installation, user and instance ids.
@@ -33,16 +33,14 @@ public final class DataQualityStack: Sendable {
     /// - Parameters:
     ///   - configuration: the configuration.
     ///   - store: where identifiers, session and privacy state persist.
-    ///   - contract: the data contract; when `nil`, the one at the configuration's
-    ///     `contractPath` is loaded, if any.
+    ///   - contract: the data contract; `nil` validates nothing.
     ///   - contractMode: ``ContractValidator/Mode/strict`` in tests.
     ///   - diagnostics: the diagnostics hub; a new one by default.
     ///   - application: the app's name and version.
     ///   - device: the device.
     ///   - providers: custom context providers.
-    /// - Throws: ``DataContractError`` when the contract file cannot be loaded.
     public init(
-        configuration: TrackingConfiguration,
+        configuration: QualityConfiguration,
         store: any IdentityStore,
         contract: DataContract? = nil,
         contractMode: ContractValidator.Mode = .lenient,
@@ -50,22 +48,18 @@ public final class DataQualityStack: Sendable {
         application: ApplicationInfo = .current(),
         device: DeviceInfo = .current(),
         providers: [any ContextProvider] = []
-    ) throws {
+    ) {
         self.configuration = configuration
         self.diagnostics = diagnostics
         identity = Identity(store: store, diagnostics: diagnostics)
         sessions = SessionTracker(
             store: store,
-            foregroundTimeout: configuration.session.foregroundTimeout,
-            backgroundTimeout: configuration.session.backgroundTimeout,
+            foregroundTimeout: configuration.foregroundTimeout,
+            backgroundTimeout: configuration.backgroundTimeout,
             diagnostics: diagnostics
         )
         privacy = PrivacyControls(store: store, consentCategories: Set(configuration.consentCategories), diagnostics: diagnostics)
-        var activeContract = contract
-        if activeContract == nil, let path = configuration.contractPath {
-            activeContract = try DataContract.load(from: URL(fileURLWithPath: path))
-        }
-        validator = activeContract.map {
+        validator = contract.map {
             ContractValidator($0, mode: contractMode, diagnostics: diagnostics, redactedFields: configuration.sensitiveKeys)
         }
         var stages: [any EventProcessor] = [PrivacyGate(privacy, diagnostics: diagnostics)]
@@ -76,7 +70,7 @@ public final class DataQualityStack: Sendable {
             device: device,
             identity: identity,
             sessions: sessions,
-            configurationHash: configuration.hash,
+            configurationHash: configuration.configurationHash,
             providers: providers
         ))
         if !configuration.sensitiveKeys.isEmpty {
@@ -89,10 +83,10 @@ public final class DataQualityStack: Sendable {
     }
 
     /// Builds the stack with a ``FileIdentityStore`` at `folder/identity.json`.
-    /// - Throws: ``IdentityStoreError`` or ``DataContractError``.
-    public convenience init(configuration: TrackingConfiguration, folder: URL, contractMode: ContractValidator.Mode = .lenient) throws {
+    /// - Throws: ``IdentityStoreError`` when the file cannot be used.
+    public convenience init(configuration: QualityConfiguration, folder: URL, contract: DataContract? = nil) throws {
         let store = try FileIdentityStore(url: folder.appendingPathComponent("identity.json"))
-        try self.init(configuration: configuration, store: store, contractMode: contractMode)
+        self.init(configuration: configuration, store: store, contract: contract)
     }
 
     /// Forgets every identifier, the session, opt-out and consent; observers of ``privacy``

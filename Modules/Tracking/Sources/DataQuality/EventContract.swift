@@ -1,3 +1,5 @@
+import Tracking
+
 /// Extra rules for one event name (and optionally one action) within a category.
 ///
 /// Its fields are added to the category's, and replace a category field of the same name.

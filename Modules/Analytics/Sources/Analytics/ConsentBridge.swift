@@ -7,7 +7,8 @@ import Foundation
 /// everything stored.
 ///
 /// Privacy observers are called synchronously; the store work runs in tasks that ``settle()``
-/// waits for.
+/// waits for, so a decision takes effect for new events at once and for stored ones soon after.
+/// What each change did is kept as a line of ``log``.
 final class ConsentBridge: @unchecked Sendable {
     // Safe: `tasks` and `log` are only touched while holding `lock`.
     private let lock = NSLock()

@@ -1,0 +1,27 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Analytics",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "Analytics", targets: ["Analytics"]),
+    ],
+    dependencies: [
+        .package(path: "../Tracking"),
+        .package(path: "../Dispatcher"),
+    ],
+    targets: [
+        // MARK: Analytics: the runtime an app starts with one line
+        .target(
+            name: "Analytics",
+            dependencies: [
+                .product(name: "Tracking", package: "Tracking"),
+                .product(name: "DataQuality", package: "Tracking"),
+                .product(name: "Dispatcher", package: "Dispatcher"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

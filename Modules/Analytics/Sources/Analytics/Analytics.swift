@@ -1,0 +1,234 @@
+import DataQuality
+import Dispatcher
+import Foundation
+import Tracking
+
+/// The runtime an app starts with one line: the data-quality stages, the Dispatcher (journal,
+/// store, batching, delivery), identity, privacy and the app's lifecycle, composed from one
+/// ``AnalyticsConfiguration``.
+///
+/// ```swift
+/// let analytics = try Analytics(configuration: AnalyticsConfiguration(contentsOf: configURL))
+/// let cart = analytics.reporter(for: Cart.self)
+/// cart.send(name: .checkout, action: .pay, userData: ["quantity": 2])
+/// analytics.identify(userID: "u-42", traits: ["plan": "pro"])
+/// await analytics.close()
+/// ```
+///
+/// Every event goes through the privacy gate, the contract, the duplicate detector, hydration
+/// and redaction, then to the plugins given at start and the Dispatcher. Events are durable
+/// once `send` returns. Identifiers, the session, opt-out and consent live in the store's
+/// metadata, so ``purge()`` leaves nothing behind.
+///
+/// It is safe to use from any thread. One process may run one `Analytics` per store: a second
+/// one on the same store is refused with `StoreError.inUse`.
+public final class Analytics: Sendable {
+    /// The configuration it was started with.
+    public let configuration: AnalyticsConfiguration
+    /// The Dispatcher: the journal, the store, batching and delivery.
+    public let dispatcher: Dispatcher
+    /// The data-quality stages, identity, the session and the privacy controls.
+    public let quality: DataQualityStack
+    private let plugins: [any EventReporterPlugin]
+    private let bridge: ConsentBridge
+    private let internalReporter: EventReporter<TrackingInternal>
+    private let watchers: Watchers
+
+    /// Starts everything: opens the store (replaying any journal a crash left), builds the
+    /// data-quality stages, and starts delivery, lifecycle observation and, if configured,
+    /// the termination drain.
+    /// - Parameters:
+    ///   - configuration: the configuration; it is validated first.
+    ///   - plugins: more destinations for every event, before the Dispatcher (for example
+    ///     `ConsoleReporter()` while developing).
+    ///   - contract: a data contract built in code, used instead of the configuration's
+    ///     ``AnalyticsConfiguration/contractPath``.
+    ///   - contextProviders: context of the app's own, added to every event.
+    ///   - application: the app's name and version; read from the bundle or process by default.
+    ///   - device: the device; read from the system by default.
+    /// - Throws: ``ConfigurationError`` naming the invalid field (including an unreadable or
+    ///   invalid contract file); `StoreError` when the store is in use by another process, is
+    ///   not an event store, or cannot be opened.
+    public init(
+        configuration: AnalyticsConfiguration,
+        plugins: [any EventReporterPlugin] = [],
+        contract: DataContract? = nil,
+        contextProviders: [any ContextProvider] = [],
+        application: ApplicationInfo = .current(),
+        device: DeviceInfo = .current()
+    ) throws {
+        try configuration.validate()
+        let contract = try contract ?? configuration.contractPath.map(Self.loadContract)
+        self.configuration = configuration
+        let diagnostics = Diagnostics()
+        dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
+            storePath: configuration.storePath,
+            destination: try configuration.destination.make(appID: configuration.appID),
+            batch: configuration.batch,
+            strategy: configuration.strategies,
+            retryPolicy: configuration.retry,
+            deliveredHistory: configuration.deliveredHistory,
+            onDiagnostic: { problem in
+                diagnostics.record(problem.area == .storage ? .storage : .delivery, code: problem.area.rawValue, message: problem.message)
+            }))
+        guard let store = dispatcher.store else {
+            let reason: String
+            if case .unavailable(let why) = dispatcher.storage { reason = why } else { reason = "the store closed while starting" }
+            Task { [dispatcher] in await dispatcher.close(timeout: 1) }
+            throw StoreError.cannotOpen(path: configuration.storePath, reason: reason, errno: nil)
+        }
+        // Identifiers, session and privacy state live in the store's metadata: one file to purge.
+        let identityStore = ClosureIdentityStore(
+            get: { try? store.metadata($0) },
+            set: { try store.setMetadata($0, $1) },
+            remove: { try store.setMetadata($0, nil) })
+        quality = DataQualityStack(
+            configuration: configuration.quality, store: identityStore, contract: contract, diagnostics: diagnostics,
+            application: application, device: device, providers: contextProviders)
+        self.plugins = plugins + [dispatcher]
+        internalReporter = EventReporter(plugins: self.plugins, processors: quality.processors)
+        bridge = ConsentBridge(dispatcher: dispatcher)
+        watchers = Watchers()
+        startWatching()
+    }
+
+    // MARK: - Sending
+
+    /// A reporter for a feature's events, with the data-quality stages, the plugins and the
+    /// Dispatcher in place. Cheap: make one wherever a feature needs it.
+    public func reporter<T: EventType>(for feature: T.Type = T.self) -> EventReporter<T> {
+        EventReporter<T>(plugins: plugins, processors: quality.processors)
+    }
+
+    // MARK: - Identity
+
+    /// The logged-in user's id, or `nil`.
+    public var userID: String? { quality.identity.userID }
+
+    /// The id of this installation: Segment's `anonymousId`, Snowplow's `duid`.
+    public var installationID: UUID { quality.identity.installationID }
+
+    /// Logs a user in: every later event carries the user id.
+    public func logIn(userID: String) { quality.identity.logIn(userID: userID) }
+
+    /// Logs the user out: later events carry no user id.
+    public func logOut() { quality.identity.logOut() }
+
+    // MARK: - Privacy
+
+    /// Whether the user opted out of tracking.
+    public var isOptedOut: Bool { quality.privacy.isOptedOut }
+
+    /// Stops tracking: every later event is dropped before any stage sees it, and counted.
+    public func optOut() { quality.privacy.optOut() }
+
+    /// Resumes tracking after ``optOut()``.
+    public func optIn() { quality.privacy.optIn() }
+
+    /// The decision for a category that needs consent.
+    public func consent(for category: String) -> ConsentDecision { quality.privacy.consent(for: category) }
+
+    /// Records the user's consent for a category. Granted releases the category's held events
+    /// for delivery; denied deletes them. New events follow the decision at once; the stored
+    /// ones are done in the background (``settle()`` waits for it).
+    public func setConsent(_ decision: ConsentDecision, for category: String) {
+        quality.privacy.setConsent(decision, for: category)
+    }
+
+    /// Forgets everything: identifiers, the session, opt-out, consent, and every stored event.
+    public func purge() { quality.purge() }
+
+    /// Waits until every privacy decision so far has been applied to the stored events.
+    /// - Returns: one line per decision applied since the start, saying what it did.
+    @discardableResult
+    public func settle() async -> [String] { await bridge.settle() }
+
+    // MARK: - Delivery
+
+    /// Persists everything sent, then delivers every pending event now, waiting for the result.
+    public func flush(timeout: TimeInterval = 60) async -> DeliveryReport {
+        _ = await bridge.settle()
+        return await dispatcher.flush(timeout: timeout)
+    }
+
+    /// Persists everything sent and makes one delivery attempt, within `timeout` seconds.
+    public func drain(timeout: TimeInterval) async -> DrainResult {
+        _ = await bridge.settle()
+        return await dispatcher.drain(timeout: timeout)
+    }
+
+    /// Stops delivering (events are still stored) until ``resume()``.
+    public func pause() { dispatcher.pause() }
+
+    /// Resumes delivering after ``pause()``.
+    public func resume() { dispatcher.resume() }
+
+    /// Whether delivery is paused, by ``pause()`` or because the endpoint refused the credentials.
+    public var isPaused: Bool { dispatcher.isPaused }
+
+    /// Tells the runtime about a lifecycle moment: the session and the delivery strategies
+    /// follow it. The app's notifications are observed already unless
+    /// ``AnalyticsConfiguration/Lifecycle/observeNotifications`` is off.
+    public func handle(_ event: LifecycleEvent) {
+        switch event {
+        case .didEnterBackground: quality.sessions.didEnterBackground()
+        case .willEnterForeground: quality.sessions.willEnterForeground()
+        case .reachable, .unreachable: break
+        }
+        dispatcher.handle(event)
+    }
+
+    /// Stops observing, applies the privacy decisions still pending, persists everything sent,
+    /// tries a last delivery within `timeout`, and closes the store. Events sent afterwards are
+    /// refused and counted.
+    public func close(timeout: TimeInterval = 10) async {
+        watchers.stop()
+        _ = await bridge.settle()
+        await dispatcher.close(timeout: timeout)
+    }
+
+    // MARK: - Inspection
+
+    /// The Dispatcher's counters since start, with the store's counts.
+    public var counters: DispatcherCounters { dispatcher.counters }
+
+    /// The runtime's diagnostics: storage and delivery problems and the stages' findings.
+    public var diagnostics: Diagnostics { quality.diagnostics }
+
+    /// The stored events matching `query`, as the monitor shows them.
+    public func records(_ query: StoreQuery = StoreQuery()) throws -> [MonitorRecord] { try dispatcher.records(query) }
+
+    // MARK: - Start
+
+    private func startWatching() {
+        let bridge = self.bridge
+        let privacy = quality.privacy
+        let token = privacy.observe { change in bridge.apply(change) }
+        watchers.add { privacy.removeObserver(token) }
+        if configuration.diagnostics.trackAsEvents {
+            let diagnostics = quality.diagnostics
+            let reporter = DiagnosticsReporter(
+                reporter: internalReporter, burst: configuration.diagnostics.burst, perMinute: configuration.diagnostics.perMinute)
+            let token = reporter.attach(to: diagnostics)
+            watchers.add { diagnostics.removeObserver(token) }
+        }
+        if configuration.lifecycle.observeNotifications {
+            let observer = LifecycleObserver { [weak self] event in self?.handle(event) }
+            watchers.add { observer.stop() }
+        }
+        if configuration.lifecycle.drainOnTerminationSignals {
+            let termination = TerminationDrain(timeout: configuration.lifecycle.drainTimeout) { [weak self] remaining in
+                _ = await self?.drain(timeout: remaining)
+            }
+            watchers.add { termination.stop() }
+        }
+    }
+
+    private static func loadContract(_ path: String) throws -> DataContract {
+        do {
+            return try DataContract.load(from: URL(fileURLWithPath: path))
+        } catch let error as DataContractError {
+            throw ConfigurationError(field: "contract", reason: "\(error)")
+        }
+    }
+}

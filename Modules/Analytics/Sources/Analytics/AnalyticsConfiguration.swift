@@ -1,0 +1,149 @@
+import DataQuality
+import Dispatcher
+import Foundation
+import Tracking
+
+/// The one configuration of the ``Analytics`` runtime: where events are stored and delivered,
+/// how they are batched and retried, and what the data-quality stages do.
+///
+/// The simplest setup is one line, and a JSON file can set everything:
+///
+/// ```swift
+/// let analytics = try Analytics(configuration: AnalyticsConfiguration(
+///     storePath: "analytics/events.sqlite",
+///     destination: .segment(endpoint: URL(string: "https://api.segment.io")!, writeKey: key)))
+/// ```
+///
+/// ```json
+/// {
+///   "store": "analytics/events.sqlite",
+///   "appId": "shop-ios",
+///   "destination": {"format": "snowplow", "endpoint": "https://collector.example.com"},
+///   "batch": {"deliverySize": 50, "flushInterval": 15},
+///   "retry": {"maxAttempts": 5},
+///   "strategies": ["boot", "didEnterBackground"],
+///   "contract": "contract.json",
+///   "consentCategories": ["Marketing"],
+///   "redaction": {"keys": ["email", "phone"], "mode": "hash"},
+///   "session": {"foregroundTimeout": 1800, "backgroundTimeout": 600}
+/// }
+/// ```
+///
+/// Absent keys keep their defaults; unknown keys are errors, so a typo never silently falls
+/// back to a default. ``validate()`` checks every value and names the first invalid field.
+public struct AnalyticsConfiguration: Sendable, Equatable {
+    /// The SQLite store file. Its folder also holds the journal (`<file>.journal/`) and the lock.
+    /// Relative to the working directory, or to the configuration file's folder when loaded
+    /// from one. JSON key `store`.
+    public var storePath: String
+    /// The application id: Snowplow's `aid`, and the salt of hashed redactions. JSON key `appId`.
+    public var appID: String
+    /// Where events are delivered. Default ``DestinationSettings/none``: stored, not delivered.
+    public var destination: DestinationSettings
+    /// Queue bounds and batch sizes: the Dispatcher's one batch model.
+    public var batch: BatchConfig
+    /// When to retry a delivery and when to give up.
+    public var retry: RetryPolicy
+    /// The moments that trigger a delivery besides the timer and a full batch.
+    public var strategies: BatchDispatchStrategy
+    /// A data contract file (JSON key `contract`); `nil` validates nothing.
+    public var contractPath: String?
+    /// Event categories whose events wait, stored, until consent is granted.
+    public var consentCategories: [String]
+    /// What is redacted before anything is stored or printed.
+    public var redaction: Redaction
+    /// Session timeouts.
+    public var session: Session
+    /// Seconds within which identical events are flagged as duplicates; 0 turns it off.
+    public var duplicateWindow: TimeInterval
+    /// What happens to the runtime's own problems.
+    public var diagnostics: DiagnosticsOptions
+    /// How the runtime follows the app's lifecycle and the process's termination.
+    public var lifecycle: Lifecycle
+    /// How many delivered events the store keeps for the monitor (newest first). Default 0.
+    public var deliveredHistory: Int
+
+    /// A configuration with every default.
+    public init(storePath: String, destination: DestinationSettings = .none) {
+        self.storePath = storePath
+        self.destination = destination
+        appID = "app"
+        batch = BatchConfig()
+        retry = RetryPolicy()
+        strategies = [.boot, .willEnterForeground, .didEnterBackground, .reachabilityPings]
+        contractPath = nil
+        consentCategories = []
+        redaction = Redaction()
+        session = Session()
+        duplicateWindow = 1
+        diagnostics = DiagnosticsOptions()
+        lifecycle = Lifecycle()
+        deliveredHistory = 0
+    }
+
+    /// Loads and validates a configuration file. A relative store path, contract path or
+    /// NDJSON file is resolved against the file's folder.
+    /// - Throws: ``ConfigurationError`` naming the file and the first invalid field, or the
+    ///   line and column of a JSON syntax error.
+    public init(contentsOf url: URL) throws {
+        var configuration = try ConfigurationDecoder.load(AnalyticsConfiguration.self, from: url)
+        configuration.resolvePaths(against: url.deletingLastPathComponent())
+        do {
+            try configuration.validate()
+        } catch var error as ConfigurationError {
+            error.file = url.path
+            throw error
+        }
+        self = configuration
+    }
+
+    /// Decodes and validates a configuration from JSON. Relative paths stay relative to the
+    /// working directory.
+    /// - Throws: ``ConfigurationError`` naming the first invalid field.
+    public init(json data: Data) throws {
+        self = try ConfigurationDecoder.decode(AnalyticsConfiguration.self, from: data)
+        try validate()
+    }
+
+    /// Makes relative paths relative to `folder`.
+    mutating func resolvePaths(against folder: URL) {
+        func resolved(_ path: String) -> String {
+            path.hasPrefix("/") ? path : folder.appendingPathComponent(path).path
+        }
+        storePath = resolved(storePath)
+        contractPath = contractPath.map(resolved)
+        if destination.format == .ndjson, let file = destination.endpoint, file.isFileURL, file.baseURL != nil,
+           !file.relativePath.hasPrefix("/") {
+            destination.endpoint = URL(fileURLWithPath: resolved(file.relativePath))
+        }
+    }
+
+    /// The short hash of this configuration (write key left out), reported in every event's
+    /// context so a change of settings can be seen in the data.
+    public var hash: String {
+        var hashed = self
+        hashed.destination.writeKey = destination.writeKey == nil ? nil : "set"
+        return ConfigurationHash.of(hashed)
+    }
+
+    /// What the data-quality stages are built from.
+    var quality: QualityConfiguration {
+        QualityConfiguration(
+            appID: appID,
+            foregroundTimeout: session.foregroundTimeout,
+            backgroundTimeout: session.backgroundTimeout,
+            duplicateWindow: duplicateWindow,
+            sensitiveKeys: redaction.keys,
+            redaction: redaction.mode,
+            consentCategories: consentCategories,
+            configurationHash: hash
+        )
+    }
+}
+
+extension AnalyticsConfiguration: CustomStringConvertible {
+    /// A readable summary; the write key is never shown.
+    public var description: String {
+        "AnalyticsConfiguration(store: \(storePath), appId: \(appID), destination: \(destination), hash: \(hash))"
+    }
+}

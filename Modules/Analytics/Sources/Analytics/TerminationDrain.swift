@@ -1,0 +1,69 @@
+import Dispatch
+import Foundation
+
+/// The opt-in SIGTERM/SIGINT handling of command-line programs and servers: on either signal,
+/// drain for at most the timeout, then end the process by that signal, as if it had not been
+/// caught (so the parent sees the real cause).
+///
+/// The signals are received through Dispatch sources, not a C handler, so the drain runs as
+/// ordinary code. A second signal, or the timeout passing, ends the process at once.
+final class TerminationDrain: @unchecked Sendable {
+    /// The signals handled.
+    static let signals: [Int32] = [SIGTERM, SIGINT]
+
+    // Safe: `sources` and `draining` are only touched while holding `lock`.
+    private let lock = NSLock()
+    private var sources: [any DispatchSourceSignal] = []
+    private var draining = false
+    private let queue = DispatchQueue(label: "analytics.termination")
+    private let timeout: TimeInterval
+    private let drain: @Sendable (TimeInterval) async -> Void
+
+    /// Starts handling the signals; `drain` is given the time it has left.
+    init(timeout: TimeInterval, drain: @escaping @Sendable (TimeInterval) async -> Void) {
+        self.timeout = timeout
+        self.drain = drain
+        var started: [any DispatchSourceSignal] = []
+        for number in Self.signals {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { [weak self] in self?.received(number) }
+            source.resume()
+            started.append(source)
+        }
+        lock.withLock { sources = started }
+    }
+
+    /// Stops handling the signals and restores their default action.
+    func stop() {
+        let started = lock.withLock {
+            defer { sources.removeAll() }
+            return sources
+        }
+        for source in started { source.cancel() }
+        if !started.isEmpty { for number in Self.signals { signal(number, SIG_DFL) } }
+    }
+
+    private func received(_ number: Int32) {
+        let first = lock.withLock {
+            defer { draining = true }
+            return !draining
+        }
+        guard first else { Self.end(by: number) }
+        // The backstop: whatever the drain does, the process ends within the timeout.
+        queue.asyncAfter(deadline: .now() + timeout) { Self.end(by: number) }
+        let drain = self.drain
+        let timeout = self.timeout
+        Task.detached {
+            await drain(max(0, timeout - 0.25))
+            Self.end(by: number)
+        }
+    }
+
+    /// Ends the process by `number` with its default action.
+    private static func end(by number: Int32) -> Never {
+        signal(number, SIG_DFL)
+        raise(number)
+        _exit(128 + number)
+    }
+}
