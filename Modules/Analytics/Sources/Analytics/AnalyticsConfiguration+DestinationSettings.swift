@@ -83,30 +83,62 @@ extension AnalyticsConfiguration {
             Mirror(self, children: ["format": format, "endpoint": endpoint as Any, "maxBatchBytes": maxBatchBytes as Any])
         }
 
-        /// Builds the Dispatcher's destination.
-        /// - Throws: ``ConfigurationError`` naming the field when the endpoint is not acceptable.
-        func make(appID: String) throws -> (any Destination)? {
-            guard format != .none else { return nil }
+        /// Checks the settings without building anything.
+        /// - Throws: ``ConfigurationError`` naming the `destination.…` field at fault.
+        func validate() throws {
+            if let maxBatchBytes, maxBatchBytes < 1024 {
+                throw ConfigurationError(field: "destination.maxBatchBytes", reason: "must be at least 1024, got \(maxBatchBytes)")
+            }
+            if let writeKey, writeKey.isEmpty {
+                throw ConfigurationError(field: "destination.writeKey", reason: "must not be empty when given")
+            }
+            if format != .segment, writeKey != nil {
+                throw ConfigurationError(field: "destination.writeKey", reason: "is only used by format segment (format is \(format.rawValue))")
+            }
+            guard format != .none else {
+                if endpoint != nil {
+                    throw ConfigurationError(field: "destination.endpoint", reason: "is not used by format none; name a format")
+                }
+                return
+            }
+            if format == .segment, writeKey == nil {
+                throw ConfigurationError(field: "destination.writeKey", reason: "is required for format segment")
+            }
+            _ = try checkedEndpoint()
+        }
+
+        /// The endpoint, checked the way delivery will use it.
+        private func checkedEndpoint() throws -> URL {
             guard let endpoint else { throw ConfigurationError(field: "destination.endpoint", reason: "is required for format \(format.rawValue)") }
+            do {
+                if format == .ndjson {
+                    return try EndpointURL.validateFile(endpoint.isFileURL ? endpoint : URL(fileURLWithPath: endpoint.path))
+                }
+                return try EndpointURL.validate(endpoint)
+            } catch {
+                throw ConfigurationError(field: "destination.endpoint", reason: "\(error)")
+            }
+        }
+
+        /// Builds the Dispatcher's destination; `nil` for ``Format/none``.
+        /// - Throws: ``ConfigurationError`` naming the field when a setting is not acceptable.
+        func make(appID: String) throws -> (any Destination)? {
+            try validate()
+            let url = try checkedEndpoint()
             do {
                 switch format {
                 case .none:
                     return nil
                 case .segment:
-                    guard let writeKey, !writeKey.isEmpty else {
-                        throw ConfigurationError(field: "destination.writeKey", reason: "is required for format segment")
-                    }
                     return try SegmentDestination(
-                        endpoint: endpoint, writeKey: writeKey, authentication: authentication,
+                        endpoint: url, writeKey: writeKey ?? "", authentication: authentication,
                         maxBatchBytes: maxBatchBytes ?? 400_000)
                 case .snowplow:
-                    return try SnowplowDestination(endpoint: endpoint, appID: appID, maxBatchBytes: maxBatchBytes ?? 200_000)
+                    return try SnowplowDestination(endpoint: url, appID: appID, maxBatchBytes: maxBatchBytes ?? 200_000)
                 case .ndjson:
-                    return NDJSONFileDestination(
-                        fileURL: try EndpointURL.validateFile(endpoint.isFileURL ? endpoint : URL(fileURLWithPath: endpoint.path)),
-                        maxBatchBytes: maxBatchBytes ?? 4_000_000)
+                    return NDJSONFileDestination(fileURL: url, maxBatchBytes: maxBatchBytes ?? 4_000_000)
                 }
-            } catch let error as EndpointError {
+            } catch {
                 throw ConfigurationError(field: "destination.endpoint", reason: "\(error)")
             }
         }

@@ -19,7 +19,7 @@ extension AnalyticsConfiguration {
         try check(!storePath.isEmpty, "store", "must not be empty")
         try check(!storePath.hasSuffix("/"), "store", "names a folder ('\(storePath)'); give a file path, for example '\(storePath)events.sqlite'")
         try check(!appID.isEmpty, "appId", "must not be empty")
-        try validateDestination()
+        try destination.validate()
         try nested("batch") { try batch.validate() }
         try nested("retry") { try retry.validate() }
         if let contractPath { try check(!contractPath.isEmpty, "contract", "must not be empty when given") }
@@ -41,25 +41,5 @@ extension AnalyticsConfiguration {
         try check(lifecycle.drainTimeout.isFinite && lifecycle.drainTimeout > 0 && lifecycle.drainTimeout <= 600, "lifecycle.drainTimeout",
                   "must be between 0 and 600 seconds, got \(lifecycle.drainTimeout)")
         try check(deliveredHistory >= 0, "deliveredHistory", "must not be negative, got \(deliveredHistory)")
-    }
-
-    private func validateDestination() throws {
-        if let maxBatchBytes = destination.maxBatchBytes, maxBatchBytes < 1024 {
-            throw ConfigurationError(field: "destination.maxBatchBytes", reason: "must be at least 1024, got \(maxBatchBytes)")
-        }
-        if let key = destination.writeKey, key.isEmpty {
-            throw ConfigurationError(field: "destination.writeKey", reason: "must not be empty when given")
-        }
-        if destination.format != .segment, destination.writeKey != nil {
-            throw ConfigurationError(field: "destination.writeKey", reason: "is only used by format segment (format is \(destination.format.rawValue))")
-        }
-        if destination.format == .none {
-            if destination.endpoint != nil {
-                throw ConfigurationError(field: "destination.endpoint", reason: "is not used by format none; name a format")
-            }
-            return
-        }
-        // Building the destination checks the endpoint exactly as delivery will use it.
-        _ = try destination.make(appID: appID)
     }
 }
