@@ -4,8 +4,8 @@
 /// Representation: identify and screen calls are ordinary ``TrackedEvent``s carrying a
 /// reserved category, `"$identify"` or `"$screen"`. A `$` cannot appear in a Swift type name,
 /// so no feature's default category (its ``EventType`` type name) collides with them; an
-/// ``EventReporter`` also strips a leading `$` from a feature that declares such a category
-/// itself (flagging ``EventFlag/reservedCategory(_:)``), so only
+/// ``EventReporter`` also strips the leading `$`s from a category a feature declares by hand
+/// (flagging ``EventFlag/reservedCategory(_:)``), so only
 /// ``EventReporter/identify(traits:)`` and ``EventReporter/screen(name:properties:)`` produce
 /// a non-track kind. The kind is therefore derived from the category alone: no stored field,
 /// store or journal format changes, and every plugin, processor and destination that knows
