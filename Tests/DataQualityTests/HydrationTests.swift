@@ -31,7 +31,7 @@ struct HydrationTests {
         #expect(event.context["device"] == ["manufacturer": "Apple Inc.", "model": "iPhone15,2"])
         #expect(event.context["locale"] == "en-US")
         #expect(event.context["timezone"] == "Europe/Berlin")
-        #expect(event.context["library"] == ["name": .string(LibraryInfo.name), "version": .string(LibraryInfo.version)])
+        #expect(event.context["library"] == ["name": .string(TrackingLibrary.name), "version": .string(TrackingLibrary.version)])
         #expect(event.context["configHash"] == "abc123def456")
     }
 

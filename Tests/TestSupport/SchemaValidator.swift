@@ -20,8 +20,10 @@ public enum SchemaValidator {
     /// Validates `json` against the schema named by `iglu` (for example
     /// `"iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4"`).
     /// - Returns: the validation errors, empty when valid.
-    public static func validate(_ json: Data, against iglu: String) throws -> [String] {
-        try run(json, mode: "plain", uri: iglu)
+    /// - Parameter additionalSchemas: schemas of your own by Iglu URI (their JSON text), looked
+    ///   up after the contracts folder.
+    public static func validate(_ json: Data, against iglu: String, additionalSchemas: [String: String] = [:]) throws -> [String] {
+        try run(json, mode: "plain", uri: iglu, additionalSchemas: additionalSchemas)
     }
 
     /// Validates a self-describing JSON (`{"schema","data"}`) all the way down: the wrapper, its
@@ -30,19 +32,32 @@ public enum SchemaValidator {
     /// - Parameter allowUnknownSchemas: whether a schema not in the contracts folder (your own
     ///   self-describing event) is skipped rather than reported.
     /// - Returns: the validation errors, each with its JSON path; empty when valid.
-    public static func validateSelfDescribing(_ json: Data, allowUnknownSchemas: Bool = false) throws -> [String] {
-        try run(json, mode: allowUnknownSchemas ? "deep-allow-unknown" : "deep", uri: "")
+    /// - Parameter additionalSchemas: schemas of your own by Iglu URI (their JSON text), looked
+    ///   up after the contracts folder.
+    public static func validateSelfDescribing(
+        _ json: Data, allowUnknownSchemas: Bool = false, additionalSchemas: [String: String] = [:]
+    ) throws -> [String] {
+        try run(json, mode: allowUnknownSchemas ? "deep-allow-unknown" : "deep", uri: "", additionalSchemas: additionalSchemas)
+    }
+
+    /// Checks that `definition` is a schema an Iglu registry accepts: a valid draft-04 JSON
+    /// Schema whose `self` block (vendor, name, format, version) matches the Iglu meta-schema,
+    /// and whose `self` names `iglu`.
+    /// - Returns: the errors, empty when valid.
+    public static func validateDefinition(_ definition: String, named iglu: String) throws -> [String] {
+        try run(Data(definition.utf8), mode: "schema", uri: iglu)
     }
 
     private static let script = #"""
 import json, os, sys
 from jsonschema import Draft4Validator
-root, mode, uri, path = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
+root, mode, uri, path, extra = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
 errors = []
 def load(uri):
     if not isinstance(uri, str) or not uri.startswith("iglu:"):
         errors.append("not an iglu URI: %r" % (uri,)); return None
     file = os.path.join(root, uri[5:])
+    if not os.path.exists(file): file = os.path.join(extra, uri[5:])
     if not os.path.exists(file):
         if mode != "deep-allow-unknown": errors.append("unknown schema " + uri)
         return None
@@ -75,19 +90,34 @@ def deep(obj, where):
         deep(data, where + "/data")
 with open(path) as handle: document = json.load(handle)
 if mode == "plain": check(document, uri, "")
+elif mode == "schema":
+    meta = load("iglu:com.snowplowanalytics.self-desc/schema/jsonschema/1-0-0")
+    for error in Draft4Validator(meta["allOf"][0]).iter_errors(document):
+        errors.append("%s: %s (self-desc/schema)" % ("".join("/" + str(p) for p in error.path), error.message))
+    try: Draft4Validator.check_schema(document)
+    except Exception as error: errors.append("not a draft-04 schema: %s" % (error,))
+    described = document.get("self", {}) if isinstance(document, dict) else {}
+    named = "iglu:%s/%s/%s/%s" % tuple(described.get(k) for k in ("vendor", "name", "format", "version"))
+    if named != uri: errors.append("self names %s, not %s" % (named, uri))
 else: deep(document, "")
 print(json.dumps(errors))
 """#
 
-    private static func run(_ json: Data, mode: String, uri: String) throws -> [String] {
+    private static func run(_ json: Data, mode: String, uri: String, additionalSchemas: [String: String] = [:]) throws -> [String] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("schema-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = folder.appendingPathComponent("document.json")
         try json.write(to: input)
+        let extra = folder.appendingPathComponent("additional", isDirectory: true)
+        for (iglu, definition) in additionalSchemas where iglu.hasPrefix("iglu:") {
+            let file = extra.appendingPathComponent(String(iglu.dropFirst("iglu:".count)))
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(definition.utf8).write(to: file)
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, schemaRoot.path, mode, uri, input.path]
+        process.arguments = ["python3", "-c", script, schemaRoot.path, mode, uri, input.path, extra.path]
         let output = Pipe()
         let errorOutput = Pipe()
         process.standardOutput = output

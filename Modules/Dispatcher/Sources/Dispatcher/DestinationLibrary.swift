@@ -1,3 +1,5 @@
+import Tracking
+
 /// The library name and version a destination reports in its payloads.
 public struct DestinationLibrary: Sendable, Equatable {
     /// The library name.
@@ -14,6 +16,6 @@ public struct DestinationLibrary: Sendable, Equatable {
     /// The `User-Agent` header value of requests, `name/version`.
     public var userAgent: String { name + "/" + version }
 
-    /// This framework: `swift-tracking` `0.1.0`.
-    public static let tracking = DestinationLibrary(name: "swift-tracking", version: "0.1.0")
+    /// This framework, as ``Tracking/TrackingLibrary`` defines it (`swift-tracking` `0.1.0`).
+    public static let tracking = DestinationLibrary(name: TrackingLibrary.name, version: TrackingLibrary.version)
 }

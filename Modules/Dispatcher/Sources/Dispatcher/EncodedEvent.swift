@@ -96,6 +96,9 @@ public struct EncodedEvent: Sendable, Equatable {
         self.flagsJSON = flagsJSON
     }
 
+    /// The kind of call the event records, derived from ``category`` (see ``Tracking/EventKind``).
+    public var kind: EventKind { EventKind(category: category) }
+
     /// The event's timestamp.
     public var timestamp: Date { Date(timeIntervalSince1970: Double(timestampMilliseconds) / 1000) }
 

@@ -4,10 +4,15 @@ import Tracking
 /// Delivers to a Segment-compatible batch API (`POST {endpoint}/v1/batch`), the format Segment,
 /// RudderStack, Jitsu and others accept.
 ///
-/// Each event becomes one `track` message:
+/// A feature's event (``Tracking/EventKind/track``) becomes one `track` message:
 /// - `event` is `"<category> <name> <action>"`, for example `"Cart checkout pay"`.
 /// - `properties` holds `category`, `name` and `action`, followed by every `userData` member;
 ///   a `userData` key that collides with one of those three is kept as `userData.<key>`.
+///
+/// A screen call (``Tracking/EventKind/screen``) becomes a `screen` message whose `name` is the
+/// screen's name and whose `properties` are the userData as they are; an identify call
+/// (``Tracking/EventKind/identify``) becomes an `identify` message whose `traits` are the
+/// userData as they are. Every message carries these common fields:
 /// - `messageId` is the event id (lowercase UUID), the idempotency key of retries.
 /// - `timestamp` is when the event was created; the body's `sentAt` is when it was sent.
 /// - `anonymousId` is the event context's `anonymousId`, else its `installationId`, else this
@@ -133,12 +138,21 @@ public struct SegmentDestination: Destination, CustomStringConvertible, CustomDe
             + 6 * (fallbackAnonymousID.utf8.count + library.name.utf8.count + library.version.utf8.count) + 512
     }
 
-    /// Encodes one `track` message into `writer`.
+    /// Encodes one message into `writer`: `track`, `screen` or `identify` by the event's
+    /// ``EncodedEvent/kind``.
     func encodeMessage(_ event: EncodedEvent, into writer: inout JSONWriter) {
         let context = DeliveryJSONMembers(event.contextJSON)
-        let userData = DeliveryJSONMembers(event.userDataJSON)
-        writer.raw("{\"type\":\"track\",\"event\":")
-        writer.string(event.category + " " + event.name + " " + event.action)
+        let kind = event.kind
+        switch kind {
+        case .track:
+            writer.raw("{\"type\":\"track\",\"event\":")
+            writer.string(event.category + " " + event.name + " " + event.action)
+        case .screen:
+            writer.raw("{\"type\":\"screen\",\"name\":")
+            writer.string(event.name)
+        case .identify:
+            writer.raw("{\"type\":\"identify\"")
+        }
         writer.raw(",\"messageId\":")
         writer.uuid(event.id)
         writer.raw(",\"timestamp\":")
@@ -154,14 +168,24 @@ public struct SegmentDestination: Destination, CustomStringConvertible, CustomDe
             writer.raw(",\"userId\":")
             writer.raw(bytes: user)
         }
-        writer.raw(",\"properties\":{\"category\":")
-        writer.string(event.category)
-        writer.raw(",\"name\":")
-        writer.string(event.name)
-        writer.raw(",\"action\":")
-        writer.string(event.action)
-        writer.members(of: userData, leadingComma: true, renaming: Keys.eventFields, prefix: Keys.userDataPrefix)
-        writer.raw("},\"context\":{\"library\":{\"name\":")
+        switch kind {
+        case .track:
+            writer.raw(",\"properties\":{\"category\":")
+            writer.string(event.category)
+            writer.raw(",\"name\":")
+            writer.string(event.name)
+            writer.raw(",\"action\":")
+            writer.string(event.action)
+            writer.members(of: DeliveryJSONMembers(event.userDataJSON), leadingComma: true,
+                           renaming: Keys.eventFields, prefix: Keys.userDataPrefix)
+            writer.raw("}")
+        case .screen, .identify:
+            // Re-emitted member by member, so the message stays valid JSON whatever was stored.
+            writer.raw(kind == .screen ? ",\"properties\":{" : ",\"traits\":{")
+            writer.members(of: DeliveryJSONMembers(event.userDataJSON), leadingComma: false)
+            writer.raw("}")
+        }
+        writer.raw(",\"context\":{\"library\":{\"name\":")
         writer.string(library.name)
         writer.raw(",\"version\":")
         writer.string(library.version)

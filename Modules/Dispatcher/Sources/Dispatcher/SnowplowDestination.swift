@@ -4,15 +4,32 @@ import Tracking
 /// Delivers to a Snowplow collector: `POST {endpoint}/com.snowplowanalytics.snowplow/tp2` with a
 /// payload_data 1-0-4 body, `{"schema":"iglu:…/payload_data/jsonschema/1-0-4","data":[…]}`.
 ///
-/// Every event is an object of strings: `e` (`se` or `ue`, see ``SnowplowEventEncoding``),
-/// `eid` (event id, lowercase UUID), `dtm` (created, ms since 1970), `stm` (sent, ms), `tv`
-/// (tracker version), `p` (platform, `mob`), `aid` (app id), `tna` (namespace), `duid` (the
-/// event context's `installationId`) and `uid` (its `userId`), each when present, and `co`.
+/// Every event is an object of strings: `e` (`se` or `ue`), `eid` (event id, lowercase UUID),
+/// `dtm` (created, ms since 1970), `stm` (sent, ms), `tv` (tracker version), `p` (platform,
+/// `mob`), `aid` (app id), `tna` (namespace), `duid` (the event context's `installationId`) and
+/// `uid` (its `userId`), each when present, and `co`.
+///
+/// By ``Tracking/EventKind``:
+/// - A feature's event is encoded as ``encoding`` says (see ``SnowplowEventEncoding``).
+/// - A screen call is a self-describing event (`e=ue`) whose `ue_pr` wraps the official
+///   `com.snowplowanalytics.mobile/screen_view` 1-0-0 event (``SnowplowSchemas/screenView``),
+///   `{"name": screen name, "id": event id}`, whatever ``encoding`` says. The screen's
+///   properties, which that schema has no place for, travel in a ``SnowplowSchemas/userData``
+///   entity.
+/// - An identify call: Snowplow has no identify event. The user id is in `uid`, as on every
+///   event; the call itself is a structured event (`e=se`, `se_ca` `$identify`, `se_ac` and
+///   `se_la` `identify`, no `se_pr`), which every collector and enrichment accepts without a
+///   schema; the traits travel in a ``SnowplowSchemas/userData`` entity.
+///
+/// The ``SnowplowSchemas/userData`` entity (this library's own schema: register
+/// ``SnowplowSchemas/userDataDefinition``) is `{"userData": {…}, "flags": […]}` and is left out
+/// when the call has neither data nor flags.
 ///
 /// Entities: when the event context holds a `snowplowEntities` key whose value is an array of
 /// self-describing `{"schema": "iglu:…", "data": {…}}` objects (the data-quality stage puts
 /// `client_session` 1-0-2 and `mobile_context` 1-0-3 there), they are sent verbatim in `co` as a
-/// contexts 1-0-1 wrapper. Other context members are not sent to Snowplow.
+/// contexts 1-0-1 wrapper, followed by the `user_data` entity of an identify or screen call.
+/// Other context members are not sent to Snowplow.
 ///
 /// Requests carry `User-Agent: swift-tracking/<version>` (``DestinationLibrary/tracking``).
 public struct SnowplowDestination: Destination, CustomStringConvertible {
@@ -94,7 +111,81 @@ public struct SnowplowDestination: Destination, CustomStringConvertible {
 
     private func encodeEvent(_ event: EncodedEvent, sentMilliseconds: String, into writer: inout JSONWriter) {
         let context = DeliveryJSONMembers(event.contextJSON)
+        let kind = event.kind
         writer.raw("{\"e\":")
+        switch kind {
+        case .track:
+            encodeTrack(event, into: &writer)
+        case .screen:
+            var inner = JSONWriter(capacity: event.name.utf8.count + 256)
+            inner.raw("{\"schema\":")
+            inner.string(SnowplowSchemas.unstructEvent)
+            inner.raw(",\"data\":{\"schema\":")
+            inner.string(SnowplowSchemas.screenView)
+            inner.raw(",\"data\":{\"name\":")
+            inner.string(event.name)
+            inner.raw(",\"id\":")
+            inner.uuid(event.id)
+            inner.raw("}}}")
+            writer.raw("\"ue\",\"ue_pr\":")
+            writer.string(inner.string)
+        case .identify:
+            writer.raw("\"se\",\"se_ca\":")
+            writer.string(event.category)
+            writer.raw(",\"se_ac\":")
+            writer.string(event.action)
+            writer.raw(",\"se_la\":")
+            writer.string(event.name)
+        }
+        writer.raw(",\"eid\":")
+        writer.uuid(event.id)
+        writer.raw(",\"dtm\":\"")
+        writer.raw(bytes: String(event.timestampMilliseconds).utf8)
+        writer.raw("\",\"stm\":\"")
+        writer.raw(bytes: sentMilliseconds.utf8)
+        writer.raw("\",\"tv\":")
+        writer.string(trackerVersion)
+        writer.raw(",\"p\":")
+        writer.string(platform)
+        writer.raw(",\"aid\":")
+        writer.string(appID)
+        writer.raw(",\"tna\":")
+        writer.string(namespace)
+        if let installationID = context.string(named: "installationId") {
+            writer.raw(",\"duid\":")
+            writer.string(installationID)
+        }
+        if let userID = context.string(named: "userId") {
+            writer.raw(",\"uid\":")
+            writer.string(userID)
+        }
+        let shared = context.rawValue(named: "snowplowEntities").flatMap { $0.first == UInt8(ascii: "[") ? $0 : nil }
+        let own = kind == .track ? nil : userDataEntity(event)
+        if shared != nil || own != nil {
+            var contexts = JSONWriter(capacity: (shared?.count ?? 0) + (own?.count ?? 0) + 96)
+            contexts.raw("{\"schema\":")
+            contexts.string(SnowplowSchemas.contexts)
+            contexts.raw(",\"data\":")
+            if let own {
+                contexts.raw("[")
+                if let shared, let interior = Self.interior(ofArray: shared) {
+                    contexts.raw(bytes: interior)
+                    contexts.raw(",")
+                }
+                contexts.raw(bytes: own)
+                contexts.raw("]")
+            } else if let shared {
+                contexts.raw(bytes: shared)
+            }
+            contexts.raw("}")
+            writer.raw(",\"co\":")
+            writer.string(contexts.string)
+        }
+        writer.raw("}")
+    }
+
+    /// The fields of a feature's event, from `se` or `ue` on, as ``encoding`` says.
+    private func encodeTrack(_ event: EncodedEvent, into writer: inout JSONWriter) {
         switch encoding {
         case .structured:
             writer.raw("\"se\",\"se_ca\":")
@@ -125,38 +216,33 @@ public struct SnowplowDestination: Destination, CustomStringConvertible {
             writer.raw("\"ue\",\"ue_pr\":")
             writer.string(inner.string)
         }
-        writer.raw(",\"eid\":")
-        writer.uuid(event.id)
-        writer.raw(",\"dtm\":\"")
-        writer.raw(bytes: String(event.timestampMilliseconds).utf8)
-        writer.raw("\",\"stm\":\"")
-        writer.raw(bytes: sentMilliseconds.utf8)
-        writer.raw("\",\"tv\":")
-        writer.string(trackerVersion)
-        writer.raw(",\"p\":")
-        writer.string(platform)
-        writer.raw(",\"aid\":")
-        writer.string(appID)
-        writer.raw(",\"tna\":")
-        writer.string(namespace)
-        if let installationID = context.string(named: "installationId") {
-            writer.raw(",\"duid\":")
-            writer.string(installationID)
+    }
+
+    /// The ``SnowplowSchemas/userData`` entity of an identify or screen call, or `nil` when the
+    /// event has neither userData nor flags.
+    private func userDataEntity(_ event: EncodedEvent) -> [UInt8]? {
+        let userData = DeliveryJSONMembers(event.userDataJSON)
+        let flags = Self.interior(ofArray: event.flagsJSON[...])
+        guard !userData.isEmpty || flags != nil else { return nil }
+        var entity = JSONWriter(capacity: event.userDataJSON.count + event.flagsJSON.count + 96)
+        entity.raw("{\"schema\":")
+        entity.string(SnowplowSchemas.userData)
+        entity.raw(",\"data\":{\"userData\":{")
+        // Re-emitted member by member, so the entity stays valid JSON whatever was stored.
+        entity.members(of: userData, leadingComma: false)
+        entity.raw("}")
+        if flags != nil {
+            entity.raw(",\"flags\":")
+            entity.raw(bytes: event.flagsJSON)
         }
-        if let userID = context.string(named: "userId") {
-            writer.raw(",\"uid\":")
-            writer.string(userID)
-        }
-        if let entities = context.rawValue(named: "snowplowEntities"), entities.first == UInt8(ascii: "[") {
-            var contexts = JSONWriter(capacity: entities.count + 96)
-            contexts.raw("{\"schema\":")
-            contexts.string(SnowplowSchemas.contexts)
-            contexts.raw(",\"data\":")
-            contexts.raw(bytes: entities)
-            contexts.raw("}")
-            writer.raw(",\"co\":")
-            writer.string(contexts.string)
-        }
-        writer.raw("}")
+        entity.raw("}}")
+        return entity.bytes
+    }
+
+    /// The bytes between the brackets of a compact JSON array, or `nil` when it is empty or
+    /// not an array.
+    private static func interior(ofArray array: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        guard array.count > 2, array.first == UInt8(ascii: "["), array.last == UInt8(ascii: "]") else { return nil }
+        return array.dropFirst().dropLast()
     }
 }

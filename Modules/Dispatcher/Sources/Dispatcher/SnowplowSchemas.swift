@@ -1,4 +1,5 @@
-/// The Iglu URIs of the Snowplow tracker-protocol schemas the destination writes.
+/// The Iglu URIs of the schemas the destination writes: Snowplow's tracker-protocol schemas
+/// and one of this library's own.
 public enum SnowplowSchemas {
     /// The POST body: `{"schema": payloadData, "data": [...]}`.
     public static let payloadData = "iglu:com.snowplowanalytics.snowplow/payload_data/jsonschema/1-0-4"
@@ -10,4 +11,15 @@ public enum SnowplowSchemas {
     public static let clientSession = "iglu:com.snowplowanalytics.snowplow/client_session/jsonschema/1-0-2"
     /// The mobile platform entity the data-quality stage adds.
     public static let mobileContext = "iglu:com.snowplowanalytics.snowplow/mobile_context/jsonschema/1-0-3"
+    /// The self-describing event of a screen call: `{"name": screen name, "id": event id}`, the
+    /// event the Snowplow iOS and Android trackers send for a screen view.
+    public static let screenView = "iglu:com.snowplowanalytics.mobile/screen_view/jsonschema/1-0-0"
+
+    /// **This library's own schema** (not in Iglu Central): the entity carrying the data of an
+    /// identify call (the user's traits) or a screen call (the screen's properties, which the
+    /// `screen_view` schema has no place for), `{"userData": {…}, "flags": [{"code","detail"}]}`
+    /// (`flags` only when the event has any). A pipeline that validates events must know it:
+    /// register ``userDataDefinition`` in your Iglu registry, or events carrying the entity
+    /// fail enrichment.
+    public static let userData = "iglu:com.swift-tracking/user_data/jsonschema/1-0-0"
 }

@@ -46,7 +46,7 @@ public struct ContextHydrator: EventProcessor {
             ContextKey.device: ["manufacturer": .string(device.manufacturer), "model": .string(device.model)],
             ContextKey.locale: .string(Self.languageTag(device.locale)),
             ContextKey.timezone: .string(device.timeZone),
-            ContextKey.library: ["name": .string(LibraryInfo.name), "version": .string(LibraryInfo.version)],
+            ContextKey.library: ["name": .string(TrackingLibrary.name), "version": .string(TrackingLibrary.version)],
         ]
         if let configurationHash { base[ContextKey.configurationHash] = .string(configurationHash) }
         self.base = base

@@ -8,6 +8,10 @@ import Tracking
 /// never drop the event. A missing mandatory field with a default is filled in and flagged
 /// `defaulted_field`.
 ///
+/// Identify and screen calls (``Tracking/EventKind``, categories `$identify` and `$screen`) are
+/// not feature events: they are never flagged `unknown_category`, and their traits or
+/// properties are checked only when the contract names `$identify` or `$screen` as a category.
+///
 /// In tests, use ``Mode/strict``: violations are also collected, and
 /// ``assertNoViolations()`` throws a ``ContractViolations`` naming each event and field.
 ///
@@ -78,7 +82,7 @@ public struct ContractValidator: EventProcessor {
             return ContractViolation(code: code, field: field, expected: expected, actual: shown, eventID: event.id, event: label)
         }
         guard let category = contract.categories[event.category] else {
-            guard contract.flagsUnknownCategories else { return (event, []) }
+            guard contract.flagsUnknownCategories, event.kind == .track else { return (event, []) }
             let found = violation(.unknownCategory, event.category, "one of [" + contract.categories.keys.sorted().joined(separator: ", ") + "]")
             var flagged = event
             flagged.flag(found.flag)

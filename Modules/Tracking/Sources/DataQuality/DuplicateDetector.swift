@@ -6,7 +6,10 @@ import Tracking
 /// - Same content: an event with the same category, name, action and userData as one less than
 ///   ``window`` seconds earlier (by event timestamp) gets the flag `duplicate` whose detail is
 ///   the earlier event's id. The window is measured from the *first* event of a run of
-///   identical ones, so a steady stream is not one endless duplicate.
+///   identical ones, so a steady stream is not one endless duplicate. Identify calls
+///   (``Tracking/EventKind/identify``) are exempt: the detector runs before hydration, so it
+///   cannot tell which user an identify is for (two users logging in one after the other with
+///   the same traits are not duplicates), and repeating an identify is harmless.
 /// - Same id: an event whose id was seen before gets `duplicate_id` (the store also ignores a
 ///   repeated id).
 ///
@@ -69,6 +72,7 @@ private final class DuplicateMemory: @unchecked Sendable {
             } else {
                 remember(event.id)
             }
+            guard event.kind != .identify else { return }
             let earlier = contents[content]
             if let earlier, earlier.id != event.id, abs(event.timestamp.timeIntervalSince(earlier.timestamp)) < window {
                 flags.append(EventFlag(code: "duplicate", detail: earlier.id.uuidString.lowercased()))

@@ -1,7 +1,6 @@
-/// This library's name and version, as reported in every event's context.
-public enum LibraryInfo {
-    /// The library's name.
-    public static let name = "swift-tracking"
-    /// The library's version.
-    public static let version = "0.1.0"
-}
+import Tracking
+
+/// This library's name and version, as reported in every event's context: the core's
+/// ``Tracking/TrackingLibrary``, under its former name.
+@available(*, deprecated, renamed: "TrackingLibrary")
+public typealias LibraryInfo = TrackingLibrary

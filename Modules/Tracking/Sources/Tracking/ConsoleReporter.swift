@@ -2,7 +2,8 @@ import Foundation
 
 /// A plugin that prints one readable line per event, for development.
 ///
-/// `Cart  checkout · pay  {"quantity":2}`: category, name, action and userData, plus any flags.
+/// `[Cart] checkout · pay  {"quantity":2}`: category, name, action and userData, plus any flags;
+/// screen and identify calls read `[screen] Basket  {"step":2}` and `[identify] {"plan":"pro"}`.
 /// Colour is used only when writing to a terminal.
 public struct ConsoleReporter: EventReporterPlugin {
     private let output: ConsoleOutput
@@ -33,12 +34,28 @@ public struct ConsoleReporter: EventReporterPlugin {
         return Receipt(plugin: "console", eventID: event.id, form: line)
     }
 
-    /// The line printed for an event.
+    /// The line printed for an event: `[Category] name · action  {userData}` for a feature's
+    /// event, `[screen] Name  {properties}` for a screen call (an empty name shows as `""`),
+    /// `[identify] {traits}` for an identify call; then `  ⚑ flags`, if any.
     public func format(_ event: TrackedEvent) -> String {
-        let data = event.userData.isEmpty ? "" : "  " + JSONText.encode(.object(event.userData))
         let flags = event.flags.isEmpty ? "" : "  ⚑ " + event.flags.map(\.description).joined(separator: ", ")
-        guard colors else { return "[\(event.category)] \(event.name) · \(event.action)\(data)\(flags)" }
-        return "\u{1B}[1;36m[\(event.category)]\u{1B}[0m \u{1B}[1m\(event.name)\u{1B}[0m · \(event.action)"
+        let head: (tag: String, title: String?)
+        let data: String
+        switch event.kind {
+        case .track:
+            data = event.userData.isEmpty ? "" : "  " + JSONText.encode(.object(event.userData))
+            guard colors else { return "[\(event.category)] \(event.name) · \(event.action)\(data)\(flags)" }
+            return "\u{1B}[1;36m[\(event.category)]\u{1B}[0m \u{1B}[1m\(event.name)\u{1B}[0m · \(event.action)"
+                + "\u{1B}[2m\(data)\u{1B}[0m" + (flags.isEmpty ? "" : "\u{1B}[33m\(flags)\u{1B}[0m")
+        case .screen:
+            head = ("[screen]", event.name.isEmpty ? "\"\"" : event.name)
+            data = event.userData.isEmpty ? "" : "  " + JSONText.encode(.object(event.userData))
+        case .identify:
+            head = ("[identify]", nil)
+            data = event.userData.isEmpty ? "" : " " + JSONText.encode(.object(event.userData))
+        }
+        guard colors else { return head.tag + (head.title.map { " " + $0 } ?? "") + data + flags }
+        return "\u{1B}[1;36m\(head.tag)\u{1B}[0m" + (head.title.map { " \u{1B}[1m\($0)\u{1B}[0m" } ?? "")
             + "\u{1B}[2m\(data)\u{1B}[0m" + (flags.isEmpty ? "" : "\u{1B}[33m\(flags)\u{1B}[0m")
     }
 }

@@ -31,4 +31,15 @@ public struct EventFlag: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Arrays or objects in the context nested deeper than ``UserDataValue/maximumDepth`` were
     /// replaced by ``UserDataValue/truncationPlaceholder`` (by the Dispatcher's encoder).
     public static let contextTruncated = EventFlag(code: "nesting_truncated", detail: "context")
+
+    /// A screen call (``EventReporter/screen(name:properties:)``) had an empty or blank name;
+    /// it is still sent, with the name as given.
+    public static let emptyScreenName = EventFlag(code: "empty_name", detail: "screen")
+
+    /// A feature declared a category starting with `$`, which is reserved for the library's own
+    /// calls (``EventKind``); the event was sent with the leading `$` removed. The detail is the
+    /// category the feature declared.
+    public static func reservedCategory(_ category: String) -> EventFlag {
+        EventFlag(code: "reserved_category", detail: category)
+    }
 }

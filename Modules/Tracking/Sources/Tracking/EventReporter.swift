@@ -15,15 +15,16 @@ public struct EventReporter<T: EventType>: Sendable {
     public let plugins: [any EventReporterPlugin]
     /// The stages every event passes before the destinations, in order.
     public let processors: [any EventProcessor]
-    /// Called at once when a feature sends a name/action pair its ``EventType`` declares invalid.
+    /// Called at once when an event is sent flagged as a caller's mistake: a name/action pair
+    /// the ``EventType`` declares invalid, a reserved category, an empty screen name.
     public let violationHandler: ViolationHandler
 
     /// Creates a reporter.
     /// - Parameters:
     ///   - plugins: the destinations.
     ///   - processors: stages run before the destinations (context, consent, validation).
-    ///   - violationHandler: what to do at once with an invalid name/action pair; the event is
-    ///     still delivered, flagged. Defaults to ``ViolationHandler/standard``.
+    ///   - violationHandler: what to do at once with a caller's mistake (an invalid name/action
+    ///     pair, a reserved category, an empty screen name); the event is still delivered, flagged. Defaults to ``ViolationHandler/standard``.
     public init(
         plugins: [any EventReporterPlugin] = [],
         processors: [any EventProcessor] = [],
@@ -73,16 +74,65 @@ public struct EventReporter<T: EventType>: Sendable {
         return plugins.flatMap { $0.send(contentsOf: processed) }
     }
 
-    /// Builds the event every processor and plugin sees: userData nested deeper than
-    /// ``UserDataValue/maximumDepth`` is cut here, once, and flagged.
+    /// Records that a screen was shown: an event of kind ``EventKind/screen`` (category
+    /// `"$screen"`, name = `name`, action `"view"`, userData = `properties`), run through the
+    /// same processors and plugins as ``send(name:action:userData:)``.
+    ///
+    /// An empty or blank `name` is still sent, flagged ``EventFlag/emptyScreenName`` and
+    /// reported to the ``violationHandler``.
+    /// - Parameters:
+    ///   - name: the screen's name, for example `"Basket"`.
+    ///   - properties: data about the screen.
+    /// - Returns: the receipts of the plugins that handled it.
+    @discardableResult
+    public func screen(name: String, properties: UserData = [:]) -> [Receipt] {
+        let mistakes: [EventFlag] = name.allSatisfy(\.isWhitespace) ? [.emptyScreenName] : []
+        return deliver(makeEvent(kind: .screen, name: name, action: "view", userData: properties, mistakes: mistakes))
+    }
+
+    /// Records who the user is: an event of kind ``EventKind/identify`` (category
+    /// `"$identify"`, name and action `"identify"`, userData = `traits`), run through the same
+    /// processors and plugins as ``send(name:action:userData:)``. The user id itself comes from
+    /// the context the processors add (log the user in first).
+    /// - Parameter traits: what is known about the user, for example `["plan": "premium"]`.
+    /// - Returns: the receipts of the plugins that handled it.
+    @discardableResult
+    public func identify(traits: UserData = [:]) -> [Receipt] {
+        deliver(makeEvent(kind: .identify, name: "identify", action: "identify", userData: traits))
+    }
+
+    /// Builds a feature's event, checking its name/action pair and its category.
     private func makeEvent(name: T.Name, action: T.Action, userData: UserData) -> TrackedEvent {
-        let findings = userData.findings()
-        var event = TrackedEvent(category: T.category, name: name.rawValue, action: action.rawValue,
-                                 userData: findings.tooDeep ? userData.truncatedToMaximumDepth() : userData)
+        var mistakes: [EventFlag] = []
         if !T.isValid(name: name, action: action) {
-            let flag = EventFlag.invalidPair(name: name.rawValue, action: action.rawValue)
-            event.flag(flag)
-            violationHandler.report(event, flag)
+            mistakes.append(.invalidPair(name: name.rawValue, action: action.rawValue))
+        }
+        var category = T.category
+        if EventKind.isReserved(category) {
+            mistakes.append(.reservedCategory(category))
+            category = String(category.drop { $0 == EventKind.reservedPrefix })
+        }
+        return makeEvent(category: category, name: name.rawValue, action: action.rawValue, userData: userData,
+                         mistakes: mistakes)
+    }
+
+    /// Builds the event of one of the library's own calls, under its reserved category.
+    private func makeEvent(kind: EventKind, name: String, action: String, userData: UserData,
+                           mistakes: [EventFlag] = []) -> TrackedEvent {
+        makeEvent(category: kind.category ?? T.category, name: name, action: action, userData: userData, mistakes: mistakes)
+    }
+
+    /// Builds the event every processor and plugin sees: userData nested deeper than
+    /// ``UserDataValue/maximumDepth`` is cut here, once, and flagged. `mistakes` (the caller's)
+    /// are flagged first and each reported to the ``violationHandler``.
+    private func makeEvent(category: String, name: String, action: String, userData: UserData,
+                           mistakes: [EventFlag]) -> TrackedEvent {
+        let findings = userData.findings()
+        var event = TrackedEvent(category: category, name: name, action: action,
+                                 userData: findings.tooDeep ? userData.truncatedToMaximumDepth() : userData)
+        for mistake in mistakes {
+            event.flag(mistake)
+            violationHandler.report(event, mistake)
         }
         if findings.tooDeep { event.flag(.userDataTruncated) }
         if findings.nonFiniteNumber { event.flag(.nonFiniteNumber) }

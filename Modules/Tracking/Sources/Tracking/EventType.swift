@@ -17,6 +17,10 @@ public protocol EventType {
     associatedtype Action: RawRepresentable & Sendable where Action.RawValue == String
 
     /// The category every event of this type carries. Defaults to the type's own name.
+    ///
+    /// Categories starting with `$` are reserved for identify and screen calls (``EventKind``):
+    /// a reporter sends such a category without its leading `$`s, flagged
+    /// ``EventFlag/reservedCategory(_:)``.
     static var category: String { get }
 
     /// Whether `name` may be sent with `action`. Defaults to `true` for every pair.

@@ -47,6 +47,9 @@ public struct TrackedEvent: Sendable, Equatable, Hashable, Codable {
 
     /// Whether the event carries a flag with this code.
     public func hasFlag(_ code: String) -> Bool { flags.contains { $0.code == code } }
+
+    /// The kind of call this event records, derived from ``category`` (see ``EventKind``).
+    public var kind: EventKind { EventKind(category: category) }
 }
 
 extension TrackedEvent: CustomStringConvertible {

@@ -1,9 +1,11 @@
 import Foundation
 
-/// What a reporter does at once when a feature sends a name/action pair it declared invalid.
+/// What a reporter does at once when an event is sent with a caller's mistake: a name/action
+/// pair the feature declared invalid, a reserved category (``EventFlag/reservedCategory(_:)``)
+/// or an empty screen name (``EventFlag/emptyScreenName``).
 ///
-/// The event is delivered either way, carrying ``EventFlag/invalidPair(name:action:)``; this
-/// decides who hears about it immediately.
+/// The event is delivered either way, carrying the flag (for example
+/// ``EventFlag/invalidPair(name:action:)``); this decides who hears about it immediately.
 public struct ViolationHandler: Sendable {
     /// Receives the flagged event and the flag.
     public let report: @Sendable (TrackedEvent, EventFlag) -> Void

@@ -1,0 +1,8 @@
+/// This library's name and version: the one definition every payload, context and
+/// `User-Agent` reports.
+public enum TrackingLibrary {
+    /// The library's name.
+    public static let name = "swift-tracking"
+    /// The library's version.
+    public static let version = "0.1.0"
+}
