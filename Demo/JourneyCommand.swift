@@ -48,7 +48,10 @@ enum JourneyCommand {
             plugins: options.has("quiet") ? [recorder] : [ConsoleReporter(), recorder],
             contract: configuration.contractPath == nil ? try DemoContract.load() : nil)
         let diagnosticsToken = analytics.diagnostics.observe { update in
-            if case .issue(let issue) = update { printError("diagnostic: \(issue.message)") }
+            // Storage and delivery problems are printed; the stages' findings are flags on the events.
+            if case .issue(let issue) = update, issue.kind == .storage || issue.kind == .delivery {
+                printError("diagnostic: \(issue.kind.rawValue): \(issue.message)")
+            }
         }
         defer { analytics.diagnostics.removeObserver(diagnosticsToken) }
         let start = analytics.counters
@@ -60,7 +63,7 @@ enum JourneyCommand {
             onConsents: { choices in
                 analytics.setConsent(choices.marketing ? .granted : .denied, for: Promotion.category)
             },
-            onLogin: { analytics.logIn(userID: $0) },
+            onLogin: { analytics.identify(userID: $0, traits: $1) },
             onLogout: { analytics.logOut() }
         ).run()
         let privacyLog = await analytics.settle()

@@ -12,8 +12,8 @@ struct ScriptedJourney {
     let base: EventReporter<OnboardingAnalytics>
     /// Called with the consent step's result (the demo wires it to consent management).
     var onConsents: @Sendable (ConsentChoices) -> Void = { _ in }
-    /// Called when the user logs in, with the user id.
-    var onLogin: @Sendable (String) -> Void = { _ in }
+    /// Called when the user logs in, with the user id and traits (the demo identifies them).
+    var onLogin: @Sendable (String, UserData) -> Void = { _, _ in }
     /// Called when the user logs out.
     var onLogout: @Sendable () -> Void = {}
 
@@ -35,19 +35,21 @@ struct ScriptedJourney {
         onboarding.startLogin()
         onboarding.enter(.email)
         onboarding.submitLogin(succeeded: true)
-        onLogin("user-42")
-        steps += 11
+        onLogin("user-42", ["plan": "free", "signupSource": "onboarding"])
+        steps += 12
 
         // Wishlist: look at the list, tidy it, move one item to the basket, leave for the basket.
+        base.screen(name: "Wishlist", properties: ["items": 3])
         let wishlist = WishlistPage(reporter: base.reporter(for: WishlistAnalytics.self), itemIDs: ["sku-1", "sku-2", "sku-3"])
         wishlist.appear()
         wishlist.add("sku-4")
         wishlist.remove("sku-2", gesture: .swipe)
         wishlist.moveToBasket("sku-1")
         wishlist.leave(via: .basket)
-        steps += 5
+        steps += 6
 
         // Basket: step the quantity (the rules keep it between 1 and 3), pay, purchase.
+        base.screen(name: "Basket")
         let basket = BasketStepper(reporter: base.reporter(for: Cart.self))
         basket.decrement()          // at 1: sends nothing
         basket.increment()
@@ -59,7 +61,7 @@ struct ScriptedJourney {
         basket.openCheckout()
         basket.purchase()
         onLogout()
-        steps += 9
+        steps += 10
         return steps
     }
 }

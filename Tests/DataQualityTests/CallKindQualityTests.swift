@@ -77,9 +77,8 @@ struct CallKindQualityTests {
 
     @Test("through the whole stack: hydrated with the logged-in user, validated, never unknown")
     func wholeStack() throws {
-        let configuration = TrackingConfiguration(endpoint: try #require(URL(string: "https://collector.example.com")))
-        let quality = try DataQualityStack(
-            configuration: configuration, store: InMemoryIdentityStore(),
+        let quality = DataQualityStack(
+            configuration: QualityConfiguration(), store: InMemoryIdentityStore(),
             contract: DataContract(flagsUnknownCategories: true), contractMode: .strict,
             application: ApplicationInfo(name: "Demo", version: "1.0"), device: device
         )

@@ -114,6 +114,26 @@ public final class Analytics: Sendable {
     /// Logs the user out: later events carry no user id.
     public func logOut() { quality.identity.logOut() }
 
+    /// Logs a user in and records who they are, as Segment's `identify` does: on Segment an
+    /// `identify` message with `traits`; on Snowplow the user id (`uid`, on this and every later
+    /// event) and the traits as a context entity. It goes through the same stages, journal and
+    /// store as every event.
+    @discardableResult
+    public func identify(userID: String, traits: UserData = [:]) -> [Receipt] {
+        quality.identity.logIn(userID: userID)
+        return internalReporter.identify(traits: traits)
+    }
+
+    // MARK: - Screens
+
+    /// Records a screen view: on Segment a `screen` message; on Snowplow the
+    /// `com.snowplowanalytics.mobile/screen_view` 1-0-0 event, with the properties as a context
+    /// entity. The same as ``Tracking/EventReporter/screen(name:properties:)`` on any reporter.
+    @discardableResult
+    public func screen(name: String, properties: UserData = [:]) -> [Receipt] {
+        internalReporter.screen(name: name, properties: properties)
+    }
+
     // MARK: - Privacy
 
     /// Whether the user opted out of tracking.
