@@ -155,8 +155,15 @@ public final class Analytics: Sendable {
         quality.privacy.setConsent(decision, for: category)
     }
 
-    /// Forgets everything: identifiers, the session, opt-out, consent, and every stored event.
-    public func purge() { quality.purge() }
+    /// Forgets everything: identifiers, the session, opt-out, consent, and every event sent
+    /// before the call. Returns once the stored events and identifiers are gone, so events sent
+    /// afterwards (with a new installation id) are kept, and that id with them.
+    public func purge() async {
+        quality.purge()
+        // The store's purge deletes every event persisted by then and the whole metadata: it
+        // must finish before anything new is sent or a new identifier is saved.
+        _ = await bridge.settle()
+    }
 
     /// Waits until every privacy decision so far has been applied to the stored events.
     /// - Returns: one line per decision applied since the start, saying what it did.
@@ -230,7 +237,8 @@ public final class Analytics: Sendable {
             let reporter = DiagnosticsReporter(
                 reporter: internalReporter, burst: configuration.diagnostics.burst, perMinute: configuration.diagnostics.perMinute)
             let token = reporter.attach(to: diagnostics)
-            watchers.add { diagnostics.removeObserver(token) }
+            // The observer holds the reporter weakly: this keeps it alive until stopped.
+            watchers.add { withExtendedLifetime(reporter) { diagnostics.removeObserver(token) } }
         }
         if configuration.lifecycle.observeNotifications {
             let observer = LifecycleObserver { [weak self] event in self?.handle(event) }

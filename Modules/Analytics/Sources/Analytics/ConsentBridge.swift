@@ -10,9 +10,11 @@ import Foundation
 /// waits for, so a decision takes effect for new events at once and for stored ones soon after.
 /// What each change did is kept as a line of ``log``.
 final class ConsentBridge: @unchecked Sendable {
-    // Safe: `tasks` and `log` are only touched while holding `lock`.
+    // Safe: `tasks`, `last` and `log` are only touched while holding `lock`.
     private let lock = NSLock()
     private var tasks: [Task<Void, Never>] = []
+    /// The latest change's task: each change waits for the one before, so they apply in order.
+    private var last: Task<Void, Never>?
     private var log: [String] = []
     private let dispatcher: Dispatcher
 
@@ -21,26 +23,36 @@ final class ConsentBridge: @unchecked Sendable {
     /// Handles one privacy change.
     func apply(_ change: PrivacyChange) {
         let dispatcher = self.dispatcher
-        let task = Task {
-            do {
-                switch change {
-                case .consent(let category, .granted):
-                    let count = try await dispatcher.releaseHeld(category: category)
-                    self.note("consent granted for \(category): \(count) held events released")
-                case .consent(let category, .denied):
-                    let count = try await dispatcher.deleteHeld(category: category)
-                    self.note("consent denied for \(category): \(count) held events deleted")
-                case .purged:
-                    try await dispatcher.purge()
-                    self.note("purged: every stored event deleted")
-                default:
-                    break
-                }
-            } catch {
-                self.note("privacy change \(change) could not be applied: \(error)")
+        lock.withLock {
+            let previous = last
+            let task = Task {
+                await previous?.value
+                await self.run(change, on: dispatcher)
             }
+            last = task
+            tasks.append(task)
         }
-        lock.withLock { tasks.append(task) }
+    }
+
+    /// Applies one change to the stored events and notes what it did.
+    private func run(_ change: PrivacyChange, on dispatcher: Dispatcher) async {
+        do {
+            switch change {
+            case .consent(let category, .granted):
+                let count = try await dispatcher.releaseHeld(category: category)
+                note("consent granted for \(category): \(count) held events released")
+            case .consent(let category, .denied):
+                let count = try await dispatcher.deleteHeld(category: category)
+                note("consent denied for \(category): \(count) held events deleted")
+            case .purged:
+                try await dispatcher.purge()
+                note("purged: every stored event deleted")
+            default:
+                break
+            }
+        } catch {
+            note("privacy change \(change) could not be applied: \(error)")
+        }
     }
 
     /// Waits until every change so far has been applied; returns what was done.
