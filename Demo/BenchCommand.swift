@@ -1,3 +1,5 @@
+import Analytics
+import Onboarding
 import Dispatcher
 import Foundation
 import TestSupport
@@ -5,6 +7,11 @@ import Tracking
 
 /// `demo bench [--quick] [--json]`: the figures the product is held to, with a plain-SQLite
 /// reference measured in the same run so ratios survive a noisy machine.
+///
+/// Every store is opened by an ``Analytics`` runtime. `send_ns_*` and `ingest_*` time the
+/// runtime's Dispatcher alone (a reporter with no stages), as they always have;
+/// `runtime_send_ns_*` time `analytics.reporter(for:)`, the path an app runs, data-quality
+/// stages included.
 ///
 /// Run it in release: `swift run -c release demo bench`.
 enum BenchCommand {
@@ -88,13 +95,13 @@ struct Benchmark {
         let storePath = directory.appendingPathComponent("bench.sqlite").path
         let sampler = ResidentMemory.Sampler()
 
-        // 1. Send cost on the caller and ingest: the backlog sent through EventReporter. The
-        // userData is made beforehand: only `EventReporter.send` is timed.
-        let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
-            storePath: storePath,
-            batch: BatchConfig(maxQueueSize: backlog * 2, maxQueueBytes: Int.max / 2, overflowQueueSize: 50_000)))
-        guard let store = dispatcher.store else { throw BenchError("the store did not open: \(dispatcher.storage)") }
-        let load = LoadGenerator(plugins: [dispatcher])
+        // 1. Send cost on the caller and ingest: the backlog sent through an EventReporter to the
+        // runtime's Dispatcher. The userData is made beforehand: only `EventReporter.send` is timed.
+        var ingestConfiguration = AnalyticsConfiguration.commandLine(storePath: storePath)
+        ingestConfiguration.batch = BatchConfig(maxQueueSize: backlog * 2, maxQueueBytes: Int.max / 2, overflowQueueSize: 50_000)
+        let analytics = try Analytics(configuration: ingestConfiguration)
+        guard let store = analytics.dispatcher.store else { throw BenchError("the store did not open: \(analytics.dispatcher.storage)") }
+        let load = LoadGenerator(plugins: [analytics.dispatcher])
         let variants = (0..<96).map { load.userData(for: $0) }
         var latencies = [UInt64](repeating: 0, count: sends)
         let ingestStart = DispatchTime.now().uptimeNanoseconds
@@ -115,14 +122,14 @@ struct Benchmark {
             sent += burst
             progress?.setStatus("ingest: \(sent)/\(backlog) sent")
             while true {
-                let current = dispatcher.counters
+                let current = analytics.counters
                 if current.sent - current.persisted - current.refused <= 30_000 { break }
                 usleep(200)
             }
         }
-        let persisted = await dispatcher.drain(timeout: 600)
+        let persisted = await analytics.drain(timeout: 600)
         let ingestSeconds = Double(DispatchTime.now().uptimeNanoseconds - ingestStart) / 1e9
-        let counters = dispatcher.counters
+        let counters = analytics.counters
         guard persisted.persisted, counters.refused == 0, counters.store.pending == backlog else {
             throw BenchError("ingest incomplete: \(counters.persisted) persisted, \(counters.refused) dropped, store \(counters.store)")
         }
@@ -145,19 +152,19 @@ struct Benchmark {
         try store.checkpoint()
         result.add("backlog_events", Double(backlog), unit: "events")
         result.add("bytes_per_event", (Double(store.fileBytes) / Double(backlog)).rounded(), unit: "B", target: "≤ 300")
-        await dispatcher.close()
+        await analytics.close()
 
         progress?.setStatus("reopen")
         // 4. Reopen with the backlog, accept the next event; then deliver it all.
         let collector = try LoopbackHTTPServer(recordBodies: false, lifetime: 900)
         defer { collector.stop() }
-        let destination = try SegmentDestination(endpoint: collector.baseURL, writeKey: "bench-write-key")
+        var deliveryConfiguration = AnalyticsConfiguration.commandLine(storePath: storePath)
+        deliveryConfiguration.destination = .segment(endpoint: collector.baseURL, writeKey: "bench-write-key")
+        deliveryConfiguration.batch = BatchConfig(maxQueueSize: backlog * 2, maxQueueBytes: Int.max / 2, deliverySize: 500, flushInterval: 0)
+        deliveryConfiguration.strategies = []
         let reopenStart = DispatchTime.now().uptimeNanoseconds
-        let reopened = try Dispatcher(configuration: DispatcherConfiguration(
-            storePath: storePath, destination: destination,
-            batch: BatchConfig(maxQueueSize: backlog * 2, maxQueueBytes: Int.max / 2, deliverySize: 500, flushInterval: 0),
-            strategy: []))
-        LoadGenerator(plugins: [reopened]).send(0)
+        let reopened = try Analytics(configuration: deliveryConfiguration)
+        LoadGenerator(plugins: [reopened.dispatcher]).send(0)
         let reopenMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - reopenStart) / 1e6
         result.add("reopen_ms", (reopenMilliseconds * 100).rounded() / 100, unit: "ms", target: "≤ 100")
 
@@ -178,6 +185,28 @@ struct Benchmark {
         result.add("peak_rss_mb", (peak.total * 10).rounded() / 10, unit: "MB", target: "≤ baseline + 16")
         result.add("baseline_rss_anon_mb", (baselineAnonymous * 10).rounded() / 10, unit: "MB")
         result.add("peak_rss_anon_mb", (peak.anonymous * 10).rounded() / 10, unit: "MB", target: "(heap only)")
+
+        // 5. Send cost on the path an app runs: `analytics.reporter(for:)`, stages included, on a
+        // store of its own, after the memory figures so they keep their meaning.
+        progress?.setStatus("runtime send cost")
+        let runtime = try Analytics(configuration: .commandLine(storePath: directory.appendingPathComponent("runtime.sqlite").path))
+        let app = LoadGenerator(reporter: runtime.reporter(for: OnboardingAnalytics.self))
+        var runtimeLatencies = [UInt64](repeating: 0, count: min(sends, 20_000))
+        for index in runtimeLatencies.indices {
+            let userData = variants[index % 96]
+            let start = DispatchTime.now().uptimeNanoseconds
+            app.send(index, userData: userData)
+            runtimeLatencies[index] = DispatchTime.now().uptimeNanoseconds - start
+        }
+        let runtimeDrained = await runtime.drain(timeout: 600)
+        let runtimeCounters = runtime.counters
+        await runtime.close()
+        guard runtimeDrained.persisted, runtimeCounters.persisted == runtimeLatencies.count else {
+            throw BenchError("runtime sends incomplete: \(runtimeCounters.persisted) of \(runtimeLatencies.count) persisted")
+        }
+        runtimeLatencies.sort()
+        result.add("runtime_send_ns_p50", Double(runtimeLatencies[runtimeLatencies.count / 2]), unit: "ns")
+        result.add("runtime_send_ns_p99", Double(runtimeLatencies[runtimeLatencies.count * 99 / 100]), unit: "ns")
         return result
     }
 }

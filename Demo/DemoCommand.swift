@@ -39,7 +39,7 @@ enum DemoCommand {
             case "generate": return try await GenerateCommand.run(rest)
             case "monitor": return try MonitorCommand.run(rest)
             case "flush": return try await FlushCommand.run(rest)
-            case "requeue": return try RequeueCommand.run(rest)
+            case "requeue": return try await RequeueCommand.run(rest)
             case "reconcile": return try ReconcileCommand.run(rest)
             case "bench": return try await BenchCommand.run(rest)
             case let word? where !word.hasPrefix("-"):

@@ -1,8 +1,9 @@
 import Analytics
 import Dispatcher
 import Foundation
+import Tracking
 
-/// Builds a destination from `--endpoint URL --format F [--write-key K]`.
+/// The runtime's destination settings from `--endpoint URL --format F [--write-key K]`.
 ///
 /// For `ndjson` the endpoint is a file path or a `file://` URL with no host (or `localhost`).
 /// For `segment` and `snowplow` it is an `https://` URL (`http://` for loopback). For `segment`
@@ -32,27 +33,6 @@ enum DestinationOptions {
         }
     }
 
-    /// The destination for the options.
-    /// - Throws: ``UsageError`` for any mistake in them.
-    static func make(endpoint: String, format: String, writeKey: String?, appID: String = "demo") throws -> any Destination {
-        try check(endpoint: endpoint, format: format)
-        if let writeKey, writeKey.isEmpty { throw UsageError("--write-key must not be empty") }
-        do {
-            switch format {
-            case "ndjson":
-                return try NDJSONFileDestination(endpoint: endpoint)
-            default:
-                let url = try EndpointURL.validate(endpoint)
-                if format == "snowplow" { return try SnowplowDestination(endpoint: url, appID: appID) }
-                let key = writeKey ?? ProcessInfo.processInfo.environment["SEGMENT_WRITE_KEY"]
-                guard let key, !key.isEmpty else { throw UsageError("--format segment needs --write-key K (or SEGMENT_WRITE_KEY)") }
-                return try SegmentDestination(endpoint: url, writeKey: key)
-            }
-        } catch let error as EndpointError {
-            throw UsageError("--endpoint: \(error)")
-        }
-    }
-
     /// The runtime's destination settings for the options.
     /// - Throws: ``UsageError`` for any mistake in them.
     static func settings(endpoint: String, format: String, writeKey: String?) throws -> AnalyticsConfiguration.DestinationSettings {
@@ -67,6 +47,17 @@ enum DestinationOptions {
             let key = writeKey ?? ProcessInfo.processInfo.environment["SEGMENT_WRITE_KEY"]
             guard let key, !key.isEmpty else { throw UsageError("--format segment needs --write-key K (or SEGMENT_WRITE_KEY)") }
             return .segment(endpoint: try EndpointURL.validate(endpoint), writeKey: key)
+        }
+    }
+
+    /// Validates a configuration whose destination came from these options: a destination the
+    /// runtime would refuse is a usage mistake in them.
+    /// - Throws: ``UsageError`` for the destination's fields, ``ConfigurationError`` otherwise.
+    static func validate(_ configuration: AnalyticsConfiguration) throws {
+        do {
+            try configuration.validate()
+        } catch let error as ConfigurationError where error.field.hasPrefix("destination") {
+            throw UsageError("--\(error.field == "destination.writeKey" ? "write-key" : "endpoint"): \(error.reason)")
         }
     }
 }

@@ -1,5 +1,7 @@
+import Analytics
 import Dispatcher
 import Foundation
+import Tracking
 
 /// `demo flush --store PATH --endpoint URL --format F [--write-key K] [--timeout SECONDS]`.
 ///
@@ -38,34 +40,36 @@ enum FlushCommand {
         guard let path = options.value("store") else { throw UsageError("flush needs --store PATH") }
         guard let endpoint = options.value("endpoint") else { throw UsageError("flush needs --endpoint URL") }
         guard let format else { throw UsageError("flush needs --format segment|snowplow|ndjson") }
-        let destination = try DestinationOptions.make(endpoint: endpoint, format: format, writeKey: options.value("write-key"))
+        var configuration = AnalyticsConfiguration.commandLine(storePath: path)
+        configuration.destination = try DestinationOptions.settings(endpoint: endpoint, format: format, writeKey: options.value("write-key"))
+        configuration.batch = AnalyticsConfiguration.unboundedBatch
+        configuration.strategies = []
+        try DestinationOptions.validate(configuration)
         // Only an existing, writable store: anything else is refused, untouched, with exit 1.
         try StoreFileCheck.require(path, forWriting: true)
 
-        let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
-            storePath: path, destination: destination,
-            batch: BatchConfig(maxQueueSize: Int.max / 2, maxQueueBytes: Int.max / 2, deliverySize: 500, flushInterval: 0),
-            strategy: []))
-        if case .unavailable(let reason) = dispatcher.storage {
-            await dispatcher.close(timeout: 1)
+        let analytics: Analytics
+        do {
+            analytics = try Analytics(configuration: configuration)
+        } catch StoreError.cannotOpen(_, let reason, _) {
             throw StoreFileRefusal("cannot flush \(path): \(reason)")
         }
-        let start = dispatcher.counters
+        let start = analytics.counters
         let deadline = Date().addingTimeInterval(timeout)
         /// The closing line: what this flush did, and what is left.
         func summary() -> String {
-            let counters = dispatcher.counters
+            let counters = analytics.counters
             return "flush: \(RunSummary(from: start, to: counters).line), rejected \(counters.rejected - start.rejected), pending \(counters.store.pending + counters.store.inFlight)"
         }
         // Outstanding: pending, or in flight in a round that a timeout left running.
         func outstanding() -> Int {
-            let store = dispatcher.counters.store
+            let store = analytics.counters.store
             return store.pending + store.inFlight
         }
         let initial = outstanding()
         let started = Date()
         let progress = ProgressReporter(enabled: ProgressReporter.isEnabled(options)) { _, elapsed in
-            let counters = dispatcher.counters
+            let counters = analytics.counters
             let delivered = counters.delivered - start.delivered
             let rate = Double(delivered) / max(0.001, Date().timeIntervalSince(started))
             return "flush: progress: \(delivered)/\(initial) delivered, \(counters.rejected - start.rejected) rejected, "
@@ -77,19 +81,19 @@ enum FlushCommand {
             let pending = outstanding()
             if pending == 0 { break }
             if remaining <= 0 {
-                let (delivered, rejected) = (dispatcher.counters.delivered, dispatcher.counters.rejected)
+                let (delivered, rejected) = (analytics.counters.delivered, analytics.counters.rejected)
                 printError("demo: flush timed out after \(Int(timeout)) s with \(pending) events still pending (delivered \(delivered), rejected \(rejected))")
                 printError(summary())
-                await dispatcher.close(timeout: 2)
+                await analytics.close(timeout: 2)
                 return 1
             }
-            let report = await dispatcher.flush(timeout: min(remaining, 10))
-            let (delivered, rejected) = (dispatcher.counters.delivered, dispatcher.counters.rejected)
+            let report = await analytics.flush(timeout: min(remaining, 10))
+            let (delivered, rejected) = (analytics.counters.delivered, analytics.counters.rejected)
             if report.stopReason == .endpointRefused {
                 let cause = report.lastError ?? "the collector refused the endpoint"
                 printError("demo: flush stopped: \(cause); \(outstanding()) events still pending (delivered \(delivered), rejected \(rejected)); check --endpoint and --write-key")
                 printError(summary())
-                await dispatcher.close(timeout: 2)
+                await analytics.close(timeout: 2)
                 return 1
             }
             // A backoff, a queue error, or events waiting for their retry: wait, don't spin.
@@ -100,10 +104,11 @@ enum FlushCommand {
                 try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
             }
         }
-        let counts = dispatcher.counters.store
+        let counts = analytics.counters.store
         let closing = summary()
-        await dispatcher.close()
-        say("\(closing), kept rejected \(counts.rejected), to \(destination.name)")
+        let destination = analytics.dispatcher.configuration.destination?.name ?? configuration.destination.format.rawValue
+        await analytics.close()
+        say("\(closing), kept rejected \(counts.rejected), to \(destination)")
         return 0
     }
 }

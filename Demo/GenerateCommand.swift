@@ -1,3 +1,5 @@
+import Analytics
+import DataQuality
 import Basket
 import Dispatcher
 import Foundation
@@ -5,21 +7,33 @@ import Onboarding
 import Tracking
 import Wishlist
 
-/// `demo generate --store PATH [--count N] [--threads N] [--timeout SECONDS] [--print-ids] [--progress]`: load
-/// through a real Dispatcher with the default configuration, no delivery. The last line counts
-/// sent, persisted, refused (with the reasons), evicted and stranded, and the CPU time used; the
-/// exit status is 1 when anything was refused or stranded.
+/// `demo generate --store PATH [--count N] [--threads N] [--timeout SECONDS] [--print-ids] [--progress]
+/// [--drain-on-signal [--drain-timeout SECONDS]]`: load through the ``Analytics`` runtime with
+/// the default configuration, no delivery. The last line counts sent, persisted, refused (with
+/// the reasons), evicted and stranded, and the CPU time used; the exit status is 1 when
+/// anything was refused or stranded.
+///
+/// The events go to the runtime's Dispatcher (`analytics.dispatcher`) through a plain
+/// reporter, not through `analytics.reporter(for:)`: this is the load and crash-safety tool,
+/// so every event sent must be exactly one event stored, with the id printed. The data-quality
+/// stages would flag the mix's repeats as duplicates and add context to every event, which
+/// changes what a run of N events stores; the journey shows those stages.
+///
+/// With `--drain-on-signal` the runtime's termination drain is on: SIGTERM or SIGINT drains
+/// (everything sent is persisted) within the drain timeout, then the process ends by that
+/// signal, without the summary line.
 enum GenerateCommand {
     /// The options `generate` parses and its help lists.
     static let spec = CommandSpec(
         name: "generate",
-        synopsis: "--store PATH [--count N] [--threads N] [--timeout SECONDS] [--print-ids] [--progress]",
+        synopsis: "--store PATH [--count N] [--threads N] [--timeout SECONDS] [--print-ids] [--progress] [--drain-on-signal [--drain-timeout SECONDS]]",
         summary: """
-        Sends N events across the three features from N threads through a Dispatcher on PATH
-        with the default configuration, without delivering. The last line (standard error)
-        counts sent, persisted, refused (with the reasons), evicted and stranded.
+        Sends N events across the three features from N threads through the Analytics runtime
+        on PATH with the default configuration, without delivering. The last line (standard
+        error) counts sent, persisted, refused (with the reasons), evicted and stranded.
         Exit 0 when every event reached the store, 1 if any was refused or stranded, 2 on a
-        usage mistake.
+        usage mistake. With --drain-on-signal, SIGTERM or SIGINT ends the run by that signal
+        once everything sent is in the store (at most the drain timeout later).
         """,
         options: [
             .value("store", "PATH", "The store (created if missing). Required."),
@@ -28,25 +42,39 @@ enum GenerateCommand {
             .value("timeout", "SECONDS", "How long to wait for the store at the end, more than 0 and\nat most 86400 (default 120)."),
             .flag("print-ids", "Print each event id (lowercase) on standard output as soon as its\nsend returned."),
             .flag("progress", "Report progress on standard error once a second after 2 s\n(on by default when standard error is a terminal)."),
+            .flag("drain-on-signal", "On SIGTERM or SIGINT, persist everything sent (within the drain\ntimeout), then end by that signal."),
+            .value("drain-timeout", "SECONDS", "The longest that drain may take, more than 0 and at most 600\n(default 5). Needs --drain-on-signal."),
         ],
-        brief: "Sends N events through a Dispatcher into a store, without delivering.")
+        brief: "Sends N events through the runtime into a store, without delivering.")
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         let options = try CommandLineOptions(arguments, spec: spec)
         let count = try options.int("count", default: 1_000, in: 0...100_000_000)
         let threads = try options.int("threads", default: 1, in: 1...64)
         let timeout = try options.seconds("timeout", default: 120)
+        let drainTimeout = try options.seconds("drain-timeout", default: 5)
+        guard drainTimeout <= 600 else {
+            throw UsageError("--drain-timeout must be more than 0 and at most 600 seconds, got '\(options.value("drain-timeout") ?? "")'")
+        }
+        if options.value("drain-timeout") != nil, !options.has("drain-on-signal") {
+            throw UsageError("--drain-timeout needs --drain-on-signal")
+        }
         guard let store = options.value("store") else { throw UsageError("generate needs --store PATH") }
         let printIDs = options.has("print-ids")
 
-        let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
-            storePath: store, onDiagnostic: { printError("generate: \($0)") }))
+        var configuration = AnalyticsConfiguration.commandLine(storePath: store)
+        configuration.lifecycle.drainOnTerminationSignals = options.has("drain-on-signal")
+        configuration.lifecycle.drainTimeout = drainTimeout
+        let analytics = try Analytics(configuration: configuration)
+        let diagnosticsToken = analytics.diagnostics.observe { update in
+            if case .issue(let issue) = update { printError("generate: \(issue.kind.rawValue): \(issue.message)") }
+        }
         // What the store replayed from an earlier run is not this run's.
-        let start = dispatcher.counters
-        let load = LoadGenerator(plugins: [dispatcher])
+        let start = analytics.counters
+        let load = LoadGenerator(plugins: [analytics.dispatcher])
         let started = Date()
         let progress = ProgressReporter(enabled: ProgressReporter.isEnabled(options)) { _, elapsed in
-            let now = dispatcher.counters
+            let now = analytics.counters
             return "generate: progress: \(now.sent - start.sent)/\(count) sent, \(now.persisted - start.persisted) persisted, "
                 + "\(now.refused - start.refused) refused, \(Int(elapsed)) s"
         }
@@ -60,11 +88,12 @@ enum GenerateCommand {
             }
         }
         progress.setStatus("draining")
-        let drained = await dispatcher.drain(timeout: timeout)
+        let drained = await analytics.drain(timeout: timeout)
         progress.stop()
-        let end = dispatcher.counters
+        let end = analytics.counters
         let elapsed = Date().timeIntervalSince(started)
-        await dispatcher.close()
+        await analytics.close()
+        analytics.diagnostics.removeObserver(diagnosticsToken)
         let summary = RunSummary(
             from: start, to: end,
             strandedReason: drained.timedOut ? "not in the store after \(String(format: "%g", timeout)) s" : nil)
@@ -79,8 +108,14 @@ struct LoadGenerator {
     private let wishlist: EventReporter<WishlistAnalytics>
     private let onboarding: EventReporter<OnboardingAnalytics>
 
-    init(plugins: [any EventReporterPlugin], processors: [any EventProcessor] = []) {
-        onboarding = EventReporter(plugins: plugins, processors: processors, violationHandler: .silent)
+    /// The mix sent straight to `plugins` (a Dispatcher), with no stages.
+    init(plugins: [any EventReporterPlugin]) {
+        self.init(reporter: EventReporter(plugins: plugins, violationHandler: .silent))
+    }
+
+    /// The mix sent through `reporter`'s stages and plugins (`analytics.reporter(for:)`).
+    init(reporter: EventReporter<OnboardingAnalytics>) {
+        onboarding = reporter
         cart = onboarding.reporter(for: Cart.self)
         wishlist = onboarding.reporter(for: WishlistAnalytics.self)
     }

@@ -1,3 +1,4 @@
+import Analytics
 import Dispatcher
 import Foundation
 
@@ -22,15 +23,23 @@ enum RequeueCommand {
         ],
         brief: "Returns rejected events to pending.")
 
-    static func run(_ arguments: [String]) throws -> Int32 {
+    static func run(_ arguments: [String]) async throws -> Int32 {
         let options = try CommandLineOptions(arguments, spec: spec)
         guard let path = options.value("store") else { throw UsageError("requeue needs --store PATH") }
         // Opening would create a missing store: refuse instead.
         guard FileManager.default.fileExists(atPath: path) else { throw MonitorError.noStore(path) }
-        let store = try EventStore(path: path, limits: .unlimited)
-        defer { store.close() }
-        let requeued = try store.requeueRejected()
-        say("requeue: \(requeued) rejected events are pending again (\(store.counts()))")
+        var configuration = AnalyticsConfiguration.commandLine(storePath: path)
+        configuration.batch = AnalyticsConfiguration.unboundedBatch
+        configuration.strategies = []
+        let analytics = try Analytics(configuration: configuration)
+        do {
+            let requeued = try analytics.dispatcher.requeueRejected()
+            say("requeue: \(requeued) rejected events are pending again (\(analytics.counters.store))")
+        } catch {
+            await analytics.close(timeout: 1)
+            throw error
+        }
+        await analytics.close(timeout: 1)
         return 0
     }
 }

@@ -141,7 +141,7 @@ struct DemoCommandLineTests {
     @Test("Each subcommand's --help lists exactly the options it parses; demo --help gives the overview")
     func helpPerSubcommand() async throws {
         let expected: [String: Set<String>] = [
-            "generate": ["store", "count", "threads", "timeout", "print-ids", "progress", "help"],
+            "generate": ["store", "count", "threads", "timeout", "print-ids", "progress", "drain-on-signal", "drain-timeout", "help"],
             "monitor": ["store", "format", "status", "sort", "order", "limit", "help"],
             "flush": ["store", "endpoint", "format", "write-key", "timeout", "progress", "help"],
             "requeue": ["store", "help"],
@@ -161,7 +161,7 @@ struct DemoCommandLineTests {
             // Every option the help lists is one the command parses: given with a stray argument
             // after it, the complaint is about the stray, not the option.
             for name in names.subtracting(["help"]) {
-                let takesValue = !["print-ids", "progress", "quick", "json"].contains(name)
+                let takesValue = !["print-ids", "progress", "drain-on-signal", "quick", "json"].contains(name)
                 var arguments = [command, "--\(name)"] + (takesValue ? ["v"] : [])
                 arguments += command == "reconcile" ? ["a", "b", "STRAY"] : ["STRAY"]
                 let result = try await run(arguments)

@@ -61,8 +61,17 @@ final class TerminationDrain: @unchecked Sendable {
     }
 
     /// Ends the process by `number` with its default action.
+    ///
+    /// Dispatch blocks a signal it receives through a source (on Linux it reads it from a
+    /// `signalfd`), so this thread may have it blocked: `raise` would leave it pending and the
+    /// process would exit with status 128 + signal instead of by the signal. It is unblocked
+    /// here first; `_exit` remains the fallback.
     private static func end(by number: Int32) -> Never {
         signal(number, SIG_DFL)
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        sigaddset(&unblocked, number)
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
         raise(number)
         _exit(128 + number)
     }
