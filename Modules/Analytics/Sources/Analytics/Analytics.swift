@@ -73,7 +73,13 @@ public final class Analytics: Sendable {
             }))
         guard let store = dispatcher.store else {
             let reason: String
-            if case .unavailable(let why) = dispatcher.storage { reason = why } else { reason = "the store closed while starting" }
+            if case .unavailable(let why) = dispatcher.storage {
+                // The Dispatcher's reason names the store already; say it once.
+                let prefix = "cannot open store \(configuration.storePath): "
+                reason = why.hasPrefix(prefix) ? String(why.dropFirst(prefix.count)) : why
+            } else {
+                reason = "the store closed while starting"
+            }
             Task { [dispatcher] in await dispatcher.close(timeout: 1) }
             throw StoreError.cannotOpen(path: configuration.storePath, reason: reason, errno: nil)
         }
