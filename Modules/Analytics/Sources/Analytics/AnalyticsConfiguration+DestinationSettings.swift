@@ -124,6 +124,7 @@ extension AnalyticsConfiguration {
         /// - Throws: ``ConfigurationError`` naming the field when a setting is not acceptable.
         func make(appID: String) throws -> (any Destination)? {
             try validate()
+            guard format != .none else { return nil }
             let url = try checkedEndpoint()
             do {
                 switch format {
