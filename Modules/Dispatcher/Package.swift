@@ -25,7 +25,7 @@ let package = Package(
         // MARK: Dispatcher: persistence, batching, delivery
         .target(
             name: "Dispatcher",
-            dependencies: ["CSQLite", .product(name: "Tracking", package: "Tracking")],
+            dependencies: ["CSQLite", .product(name: "Tracking", package: "Tracking"), .product(name: "TrackingJSON", package: "Tracking")],
             swiftSettings: strictSettings
         ),
         // MARK: DispatcherTestKit: spy transport for tests

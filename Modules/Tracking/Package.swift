@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Tracking", targets: ["Tracking"]),
         .library(name: "TrackingTestKit", targets: ["TrackingTestKit"]),
         .library(name: "DataQuality", targets: ["DataQuality"]),
+        .library(name: "TrackingJSON", targets: ["TrackingJSON"]),
     ],
     targets: [
         // MARK: Tracking: the core, zero dependencies
@@ -24,6 +25,12 @@ let package = Package(
         // MARK: DataQuality: contract, hydration, identity and sessions, duplicates, privacy
         .target(
             name: "DataQuality",
+            dependencies: ["Tracking"],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]
+        ),
+        // MARK: TrackingJSON: the core's JSON writer, for packages that encode events
+        .target(
+            name: "TrackingJSON",
             dependencies: ["Tracking"],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]
         ),

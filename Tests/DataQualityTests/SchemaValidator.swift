@@ -1,5 +1,5 @@
 import Foundation
-import Tracking
+@testable import Tracking
 
 /// Validates JSON against the shipped Iglu schemas by running python3 with the `jsonschema`
 /// package (draft-04, every format checked). Local to this test target on purpose.

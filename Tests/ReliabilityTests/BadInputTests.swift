@@ -2,7 +2,7 @@ import Dispatcher
 import Foundation
 import Testing
 import TestSupport
-import Tracking
+@testable import Tracking
 
 /// A seeded, randomised run of hostile data through two Dispatchers: one writing NDJSON, one
 /// delivering Segment batches to a real collector on 127.0.0.1.

@@ -1,5 +1,5 @@
 import TestSupport
-import Tracking
+@testable import Tracking
 
 /// Compares data that went through JSON with the data that was sent.
 ///

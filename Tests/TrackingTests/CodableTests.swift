@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Tracking
+@testable import Tracking
 
 /// `UserDataValue` and `TrackedEvent` through `JSONEncoder` and back.
 struct CodableTests {

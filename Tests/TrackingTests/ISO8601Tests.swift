@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Tracking
+@testable import Tracking
 
 /// `JSONText.iso8601` against Foundation's `ISO8601DateFormatter`.
 struct ISO8601Tests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Tracking
+@testable import Tracking
 
 /// The hand-written JSON writer: escaping and numbers, checked against `JSONSerialization`.
 struct JSONWriterTests {

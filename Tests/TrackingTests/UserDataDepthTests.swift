@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
-import Tracking
+@testable import Tracking
 import TrackingTestKit
 
 /// userData nested deeper than `UserDataValue.maximumDepth` is cut where events are built and

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Tracking
+@testable import Tracking
 import TrackingTestKit
 
 /// Typed userData written as literals, and read back by comparing with literals.

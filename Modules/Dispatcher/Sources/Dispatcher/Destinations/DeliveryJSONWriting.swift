@@ -1,5 +1,6 @@
 import Foundation
 import Tracking
+import TrackingJSON
 
 /// Fast writers for the values every wire format needs: ids, timestamps, spliced fragments.
 extension JSONWriter {

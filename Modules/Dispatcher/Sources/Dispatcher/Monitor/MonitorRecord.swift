@@ -1,5 +1,6 @@
 import Foundation
 import Tracking
+import TrackingJSON
 
 /// One event as the monitor shows and exports it: its fields, status and journey.
 public struct MonitorRecord: Sendable, Equatable, Codable {

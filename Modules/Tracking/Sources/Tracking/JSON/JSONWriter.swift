@@ -10,35 +10,38 @@ import Foundation
 /// outermost one given to ``value(_:)`` or ``object(_:sortedKeys:)`` counting as level 1): a
 /// deeper one is written as ``UserDataValue/truncationPlaceholder`` and ``truncated`` is set.
 /// So the output always parses, and the writer never recurses deeper than that.
-public struct JSONWriter: Sendable {
+///
+/// Not part of the core's public API: the modules of this package use it directly, other
+/// packages through the `TrackingJSON` library.
+package struct JSONWriter: Sendable {
     /// The bytes written so far.
-    public private(set) var bytes: [UInt8]
+    package private(set) var bytes: [UInt8]
     /// Whether something nested deeper than ``UserDataValue/maximumDepth`` was written as the
     /// placeholder.
-    public private(set) var truncated = false
+    package private(set) var truncated = false
     /// The arrays and objects of a value being written that are open.
     private var nesting = 0
 
     /// Creates a writer.
     /// - Parameter capacity: bytes to reserve up front.
-    public init(capacity: Int = 256) {
+    package init(capacity: Int = 256) {
         bytes = []
         bytes.reserveCapacity(capacity)
     }
 
     /// The bytes written so far, as a string.
-    public var string: String { String(decoding: bytes, as: UTF8.self) }
+    package var string: String { String(decoding: bytes, as: UTF8.self) }
 
     /// Appends raw, already-valid JSON bytes.
-    public mutating func raw(_ text: StaticString) {
+    package mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     /// Appends raw, already-valid JSON bytes.
-    public mutating func raw(bytes other: some Collection<UInt8>) { bytes.append(contentsOf: other) }
+    package mutating func raw(bytes other: some Collection<UInt8>) { bytes.append(contentsOf: other) }
 
     /// Appends a JSON string literal, escaped.
-    public mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         var utf8 = value.utf8
         let fast: Void? = utf8.withContiguousStorageIfAvailable { buffer in
@@ -86,7 +89,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Appends an integer.
-    public mutating func int(_ value: some BinaryInteger) {
+    package mutating func int(_ value: some BinaryInteger) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var magnitude = UInt64(truncatingIfNeeded: value.magnitude)
         if magnitude < 10 {
@@ -108,7 +111,7 @@ public struct JSONWriter: Sendable {
 
     /// Appends a double; a non-finite one is written as the string `"NaN"`, `"Infinity"` or
     /// `"-Infinity"`, since JSON has no form for it.
-    public mutating func double(_ value: Double) {
+    package mutating func double(_ value: Double) {
         if value.isFinite {
             bytes.append(contentsOf: value.description.utf8)
         } else {
@@ -117,17 +120,17 @@ public struct JSONWriter: Sendable {
     }
 
     /// Appends `true` or `false`.
-    public mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }
+    package mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }
 
     /// Appends `null`.
-    public mutating func null() { raw("null") }
+    package mutating func null() { raw("null") }
 
     /// Appends a date as a quoted ISO-8601 string with milliseconds, in UTC.
-    public mutating func date(_ value: Date) { timestamp(milliseconds: JSONText.milliseconds(value)) }
+    package mutating func date(_ value: Date) { timestamp(milliseconds: JSONText.milliseconds(value)) }
 
     /// Appends a time in milliseconds since 1970 as a quoted ISO-8601 UTC string with
     /// milliseconds, `"2026-11-21T10:00:00.123Z"`, without allocating.
-    public mutating func timestamp(milliseconds: Int64) {
+    package mutating func timestamp(milliseconds: Int64) {
         bytes.append(UInt8(ascii: "\""))
         iso8601Digits(milliseconds: milliseconds)
         bytes.append(UInt8(ascii: "\""))
@@ -175,7 +178,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Appends a ``UserDataValue``, cut at ``UserDataValue/maximumDepth``.
-    public mutating func value(_ value: UserDataValue) {
+    package mutating func value(_ value: UserDataValue) {
         switch value {
         case .string(let text): string(text)
         case .int(let number): int(number)
@@ -201,7 +204,7 @@ public struct JSONWriter: Sendable {
     ///   - values: the members.
     ///   - sortedKeys: write keys in sorted order, so equal data gives equal bytes (default);
     ///     `false` writes them in the dictionary's order, which is cheaper.
-    public mutating func object(_ values: [String: UserDataValue], sortedKeys: Bool = true) {
+    package mutating func object(_ values: [String: UserDataValue], sortedKeys: Bool = true) {
         guard enterContainer() else { return }
         bytes.append(UInt8(ascii: "{"))
         if values.count == 1 || !sortedKeys {
@@ -235,34 +238,5 @@ public struct JSONWriter: Sendable {
         string(key)
         bytes.append(UInt8(ascii: ":"))
         self.value(value)
-    }
-}
-
-/// Small JSON text helpers shared by the encoders.
-public enum JSONText {
-    /// Encodes a value as compact JSON text.
-    public static func encode(_ value: UserDataValue) -> String {
-        var writer = JSONWriter()
-        writer.value(value)
-        return writer.string
-    }
-
-    /// The string a non-finite double is written as: `NaN`, `Infinity` or `-Infinity`.
-    public static func nonFiniteName(_ value: Double) -> String {
-        value.isNaN ? "NaN" : (value > 0 ? "Infinity" : "-Infinity")
-    }
-
-    /// Formats a date as ISO-8601 in UTC with milliseconds, `2026-11-21T10:00:00.123Z`.
-    ///
-    /// Pure arithmetic (no formatter, no locale), so it is fast and thread-safe.
-    public static func iso8601(_ date: Date) -> String {
-        var writer = JSONWriter(capacity: 26)
-        writer.timestamp(milliseconds: milliseconds(date))
-        return String(decoding: writer.bytes.dropFirst().dropLast(), as: UTF8.self)
-    }
-
-    /// A date in whole milliseconds since 1970, rounded to the nearest.
-    public static func milliseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded())
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Tracking
+import TrackingJSON
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

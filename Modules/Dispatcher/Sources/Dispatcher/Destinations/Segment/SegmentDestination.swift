@@ -1,5 +1,6 @@
 import Foundation
 import Tracking
+import TrackingJSON
 
 /// Delivers to a Segment-compatible batch API (`POST {endpoint}/v1/batch`), the format Segment,
 /// RudderStack, Jitsu and others accept.
