@@ -1,5 +1,5 @@
 import Analytics
-import DataQuality
+@testable import DataQuality
 import Dispatcher
 import Foundation
 import Testing

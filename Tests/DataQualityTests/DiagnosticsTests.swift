@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Tracking
 import TrackingTestKit
-import DataQuality
+@testable import DataQuality
 
 /// A clock a test moves by hand.
 final class ManualClock: @unchecked Sendable {
@@ -87,8 +87,8 @@ struct DiagnosticsTests {
         let clock = ManualClock()
         let recorder = RecordingPlugin()
         let diagnostics = Diagnostics()
-        let reporter = DiagnosticsReporter(
-            reporter: EventReporter<TrackingInternal>(plugins: [recorder]), burst: 2, perMinute: 6, now: { clock.now }
+        let reporter = DiagnosticEventForwarder(
+            plugins: [recorder], burst: 2, perMinute: 6, now: { clock.now }
         )
         reporter.attach(to: diagnostics)
         for index in 0..<5 { diagnostics.record(.storage, code: "write_failed", message: "attempt \(index)") }
@@ -113,7 +113,7 @@ struct DiagnosticsTests {
         // diagnostics event is being sent; it must not loop.
         let contract = DataContract(categories: ["Tracking": CategoryContract()])
         let validator = ContractValidator(contract, diagnostics: diagnostics)
-        let reporter = DiagnosticsReporter(reporter: EventReporter<TrackingInternal>(plugins: [recorder], processors: [validator]), burst: 100)
+        let reporter = DiagnosticEventForwarder(plugins: [recorder], processors: [validator], burst: 100)
         reporter.attach(to: diagnostics)
         diagnostics.record(.storage, code: "write_failed", message: "x")
         #expect(recorder.events.count == 1)

@@ -31,7 +31,8 @@ public final class Analytics: Sendable {
     public let quality: DataQualityStack
     private let plugins: [any EventReporterPlugin]
     private let bridge: ConsentBridge
-    private let internalReporter: EventReporter<TrackingInternal>
+    /// Sends the runtime's own `identify` and `screen` calls.
+    private let callReporter: EventReporter<RuntimeCall>
     private let watchers: Watchers
 
     /// Starts everything: opens the store (replaying any journal a crash left), builds the
@@ -92,7 +93,7 @@ public final class Analytics: Sendable {
             configuration: configuration.quality, store: identityStore, contract: contract, diagnostics: diagnostics,
             application: application, device: device, providers: contextProviders)
         self.plugins = plugins + [dispatcher]
-        internalReporter = EventReporter(plugins: self.plugins, processors: quality.processors)
+        callReporter = EventReporter(plugins: self.plugins, processors: quality.processors)
         bridge = ConsentBridge(dispatcher: dispatcher)
         watchers = Watchers()
         startWatching()
@@ -127,7 +128,7 @@ public final class Analytics: Sendable {
     @discardableResult
     public func identify(userID: String, traits: UserData = [:]) -> [Receipt] {
         quality.identity.logIn(userID: userID)
-        return internalReporter.identify(traits: traits)
+        return callReporter.identify(traits: traits)
     }
 
     // MARK: - Screens
@@ -137,7 +138,7 @@ public final class Analytics: Sendable {
     /// entity. The same as ``Tracking/EventReporter/screen(name:properties:)`` on any reporter.
     @discardableResult
     public func screen(name: String, properties: UserData = [:]) -> [Receipt] {
-        internalReporter.screen(name: name, properties: properties)
+        callReporter.screen(name: name, properties: properties)
     }
 
     // MARK: - Privacy
@@ -240,11 +241,12 @@ public final class Analytics: Sendable {
         watchers.add { privacy.removeObserver(token) }
         if configuration.diagnostics.trackAsEvents {
             let diagnostics = quality.diagnostics
-            let reporter = DiagnosticsReporter(
-                reporter: internalReporter, burst: configuration.diagnostics.burst, perMinute: configuration.diagnostics.perMinute)
-            let token = reporter.attach(to: diagnostics)
-            // The observer holds the reporter weakly: this keeps it alive until stopped.
-            watchers.add { withExtendedLifetime(reporter) { diagnostics.removeObserver(token) } }
+            let forwarder = DiagnosticEventForwarder(
+                plugins: plugins, processors: quality.processors,
+                burst: configuration.diagnostics.burst, perMinute: configuration.diagnostics.perMinute)
+            let token = forwarder.attach(to: diagnostics)
+            // The observer holds the forwarder weakly: this keeps it alive until stopped.
+            watchers.add { withExtendedLifetime(forwarder) { diagnostics.removeObserver(token) } }
         }
         if configuration.lifecycle.observeNotifications {
             let observer = LifecycleObserver { [weak self] event in self?.handle(event) }

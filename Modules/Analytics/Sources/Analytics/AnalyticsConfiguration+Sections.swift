@@ -57,7 +57,7 @@ extension AnalyticsConfiguration {
     /// They are always counted in ``Analytics/diagnostics``. JSON `{"trackAsEvents": true,
     /// "burst": 5, "perMinute": 6}`.
     public struct DiagnosticsOptions: Sendable, Equatable, Codable {
-        /// Also send each problem as a `TrackingInternal` event, so it reaches the pipeline.
+        /// Also send each problem as an event of category `Tracking`, name `error`, so it reaches the pipeline.
         /// Default `true`.
         public var trackAsEvents: Bool
         /// How many problem events may be sent at once.

@@ -123,7 +123,7 @@ public struct AnalyticsConfiguration: Sendable, Equatable {
     public var hash: String {
         var hashed = self
         hashed.destination.writeKey = destination.writeKey == nil ? nil : "set"
-        return ConfigurationHash.of(hashed)
+        return QualityConfiguration.hash(of: hashed)
     }
 
     /// What the data-quality stages are built from.

@@ -1,15 +1,15 @@
 import Tracking
 
-/// The library's own events, category `Tracking`: what ``DiagnosticsReporter`` sends.
-public enum TrackingInternal: EventType {
+/// The library's own events, category `Tracking`: what ``DiagnosticEventForwarder`` sends.
+enum TrackingInternal: EventType {
     /// What happened.
-    public enum Name: String, Sendable, CaseIterable {
+    enum Name: String, Sendable, CaseIterable {
         /// One of the library's own errors.
         case error
     }
 
     /// Where: the ``DiagnosticIssue/Kind``.
-    public enum Action: String, Sendable, CaseIterable {
+    enum Action: String, Sendable, CaseIterable {
         /// Storage.
         case storage
         /// Delivery.
@@ -23,5 +23,5 @@ public enum TrackingInternal: EventType {
     }
 
     /// `Tracking`.
-    public static let category = "Tracking"
+    static let category = "Tracking"
 }

@@ -9,10 +9,10 @@ import Tracking
 /// about that very event) are not reported again; they count as suppressed.
 ///
 /// ```swift
-/// let reporter = DiagnosticsReporter(reporter: EventReporter<TrackingInternal>(plugins: [dispatcher]))
-/// reporter.attach(to: diagnostics)
+/// let forwarder = DiagnosticEventForwarder(plugins: [dispatcher], processors: quality.processors)
+/// forwarder.attach(to: diagnostics)
 /// ```
-public final class DiagnosticsReporter: @unchecked Sendable {
+public final class DiagnosticEventForwarder: @unchecked Sendable {
     // Safe: `bucket`, `suppressed` and `sending` are only touched while holding `lock`.
     private let lock = NSLock()
     private var bucket: TokenBucket
@@ -21,19 +21,21 @@ public final class DiagnosticsReporter: @unchecked Sendable {
     private let reporter: EventReporter<TrackingInternal>
     private let now: @Sendable () -> Date
 
-    /// Creates a reporter.
+    /// Creates a forwarder.
     /// - Parameters:
-    ///   - reporter: where the events go.
+    ///   - plugins: where the events go, for example the Dispatcher.
+    ///   - processors: the stages the events pass first, for example a ``DataQualityStack``'s.
     ///   - burst: how many events may be sent at once.
     ///   - perMinute: how many events per minute on average after a burst.
     ///   - now: the clock; injectable for tests.
     public init(
-        reporter: EventReporter<TrackingInternal>,
+        plugins: [any EventReporterPlugin],
+        processors: [any EventProcessor] = [],
         burst: Int = 5,
         perMinute: Double = 6,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
-        self.reporter = reporter
+        self.reporter = EventReporter(plugins: plugins, processors: processors)
         self.bucket = TokenBucket(capacity: Double(burst), refillPerSecond: perMinute / 60)
         self.now = now
     }
@@ -63,11 +65,11 @@ public final class DiagnosticsReporter: @unchecked Sendable {
         return true
     }
 
-    /// Reports every issue `diagnostics` records from now on, for as long as this reporter is
+    /// Reports every issue `diagnostics` records from now on, for as long as this forwarder is
     /// alive (the observer holds it weakly: keep a reference).
     /// - Returns: the observer token, to stop with ``Diagnostics/removeObserver(_:)``.
     @discardableResult
-    public func attach(to diagnostics: Diagnostics) -> Diagnostics.ObserverToken {
+    public func attach(to diagnostics: Diagnostics) -> ObserverToken {
         diagnostics.observe { [weak self] update in
             if case .issue(let issue) = update { self?.report(issue) }
         }
