@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Tracking
 import TrackingTestKit
-import DataQuality
+@testable import DataQuality
 
 private enum Basket: EventType {
     enum Name: String, Sendable { case add }
@@ -52,8 +52,8 @@ struct CallKindQualityTests {
         reporter.screen(name: "Basket")
         reporter.identify(traits: ["plan": "free"])
         #expect(recorder.events.map(\.kind) == [.screen, .identify])
-        #expect(recorder.events[0].hasFlag(PrivacyGate.awaitingConsentFlag))
-        #expect(!recorder.events[1].hasFlag(PrivacyGate.awaitingConsentFlag))
+        #expect(recorder.events[0].hasFlag(EventFlag.awaitingConsentCode))
+        #expect(!recorder.events[1].hasFlag(EventFlag.awaitingConsentCode))
         controls.optOut()
         #expect(reporter.screen(name: "Basket").isEmpty)
         #expect(reporter.identify(traits: ["plan": "free"]).isEmpty)

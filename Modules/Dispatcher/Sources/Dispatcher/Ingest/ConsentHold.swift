@@ -8,10 +8,10 @@ import Tracking
 /// ``EventStore/releaseHeld(category:)`` or ``EventStore/deleteHeld(category:)``.
 enum ConsentHold {
     /// The flag code that holds an event.
-    static let flagCode = "awaiting_consent"
+    static let flagCode = EventFlag.awaitingConsentCode
 
-    /// `"awaiting_consent"` with its quotes, as it appears in encoded flags.
-    private static let quotedCode: [UInt8] = Array("\"awaiting_consent\"".utf8)
+    /// The flag code with its quotes, as it appears in encoded flags.
+    private static let quotedCode: [UInt8] = Array("\"\(flagCode)\"".utf8)
 
     /// Whether encoded flags hold the event; a byte search, no decoding.
     static func isHeld(_ flagsJSON: [UInt8]) -> Bool {

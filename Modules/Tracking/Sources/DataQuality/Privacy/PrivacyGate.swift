@@ -5,14 +5,11 @@ import Tracking
 ///
 /// - Opted out: returns `nil` (the event is neither stored nor sent) and counts it `dropped`.
 /// - Category needs consent, not yet known: passes the event on with the flag
-///   `awaiting_consent` (detail: the category) and the context key
+///   ``Tracking/EventFlag/awaitingConsent(category:)`` and the context key
 ///   ``ContextKey/awaitingConsent``; the Dispatcher holds such events in its store until
 ///   consent is granted (deliver) or denied (delete).
 /// - Consent denied: returns `nil` and counts it `dropped`.
-public struct PrivacyGate: EventProcessor {
-    /// The flag code of an event waiting for consent.
-    public static let awaitingConsentFlag = "awaiting_consent"
-
+struct PrivacyGate: EventProcessor {
     private let controls: PrivacyControls
     private let diagnostics: Diagnostics?
 
@@ -37,7 +34,7 @@ public struct PrivacyGate: EventProcessor {
             return nil
         case .pending:
             var held = event
-            held.flag(EventFlag(code: Self.awaitingConsentFlag, detail: event.category))
+            held.flag(.awaitingConsent(category: event.category))
             held.context[ContextKey.awaitingConsent] = .string(event.category)
             return held
         }

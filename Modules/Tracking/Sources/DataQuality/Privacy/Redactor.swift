@@ -4,13 +4,13 @@ import Tracking
 ///
 /// Keys are matched case-insensitively, at any depth: inside nested objects and objects in
 /// arrays, in both userData and context. Inside the context objects hydration builds
-/// (``ContextKey/builtInObjects``: app, device, OS, library, session and the Snowplow entities,
+/// (``builtInObjects``: app, device, OS, library, session and the Snowplow entities,
 /// whose fields are fixed by their schemas) only the top-level key itself is checked: they hold
 /// no user-provided data. Place it before any plugin (the console prints what
 /// it receives) and after ``ContractValidator`` (which must see the fields to check them).
-public struct Redactor: EventProcessor {
+struct Redactor: EventProcessor {
     /// What happens to a sensitive value.
-    public enum Strategy: Sendable, Equatable {
+    enum Strategy: Sendable, Equatable {
         /// The key is removed.
         case remove
         /// The value is replaced by `sha256:` and the first 16 hex digits of the SHA-256 of the
@@ -23,6 +23,12 @@ public struct Redactor: EventProcessor {
     /// What happens to their values.
     public let strategy: Strategy
     private let keyLengths: Set<Int>
+
+    /// The context keys whose nested contents hydration builds from device, library, identity
+    /// and session facts only: the key itself is checked, its contents are not walked.
+    static let builtInObjects: Set<String> = [
+        ContextKey.app, ContextKey.device, ContextKey.os, ContextKey.library, ContextKey.session, ContextKey.snowplowEntities,
+    ]
 
     /// Creates a redactor.
     /// - Parameters:
@@ -39,7 +45,7 @@ public struct Redactor: EventProcessor {
         guard !sensitiveKeys.isEmpty else { return event }
         var result = event
         result.userData = redact(event.userData)
-        result.context = redacted(event.context, skippingInside: ContextKey.builtInObjects) ?? event.context
+        result.context = redacted(event.context, skippingInside: Self.builtInObjects) ?? event.context
         return result
     }
 
@@ -93,6 +99,6 @@ public struct Redactor: EventProcessor {
     /// The replacement for a hashed value: `sha256:` and 16 hex digits.
     public static func hash(_ value: UserDataValue, salt: String) -> String {
         let text = value.stringValue ?? JSONText.encode(value)
-        return "sha256:" + SHA256.hex(salt + text).prefix(16)
+        return "sha256:" + SHA256Digest.hex(salt + text).prefix(16)
     }
 }

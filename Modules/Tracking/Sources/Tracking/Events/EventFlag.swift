@@ -42,4 +42,14 @@ public struct EventFlag: Sendable, Hashable, Codable, CustomStringConvertible {
     public static func reservedCategory(_ category: String) -> EventFlag {
         EventFlag(code: "reserved_category", detail: category)
     }
+
+    /// The code of ``awaitingConsent(category:)``: the Dispatcher holds an event carrying it.
+    public static let awaitingConsentCode = "awaiting_consent"
+
+    /// The event's category needs consent that is not known yet: the Dispatcher holds the event
+    /// until consent is granted (it is delivered) or denied (it is deleted). The detail is the
+    /// category.
+    public static func awaitingConsent(category: String) -> EventFlag {
+        EventFlag(code: awaitingConsentCode, detail: category)
+    }
 }

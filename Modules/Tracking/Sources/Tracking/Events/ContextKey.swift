@@ -1,4 +1,5 @@
-/// The keys ``ContextHydrator`` and the privacy stages write into an event's `context`.
+/// The keys the data-quality stages write into an event's `context` and the destinations read:
+/// the one definition both sides use.
 ///
 /// The names of the device fields follow Segment's context (`app`, `device`, `os`, `locale`,
 /// `timezone`, `library`), so a Segment-compatible destination can pass them through as-is.
@@ -9,7 +10,7 @@ public enum ContextKey {
     public static let device = "device"
     /// `{"name", "version"}`.
     public static let os = "os"
-    /// The locale as a BCP 47 language tag, `en-US` (from ``DeviceInfo/locale``, `en_US`).
+    /// The locale as a BCP 47 language tag, `en-US` (from the device's `en_US`).
     public static let locale = "locale"
     /// The time zone identifier, `Europe/Berlin`.
     public static let timezone = "timezone"
@@ -29,10 +30,7 @@ public enum ContextKey {
     /// destination sends them in `co` (contexts 1-0-1).
     public static let snowplowEntities = "snowplowEntities"
     /// The event category whose consent is still unknown; the event carries the flag
-    /// `awaiting_consent` too. The Dispatcher holds such events until consent is known.
+    /// ``EventFlag/awaitingConsent(category:)`` too. The Dispatcher holds such events until
+    /// consent is known.
     public static let awaitingConsent = "awaitingConsent"
-
-    /// The keys whose nested contents hydration builds from device, library, identity and
-    /// session facts only: ``Redactor`` checks the key itself but does not walk inside.
-    public static let builtInObjects: Set<String> = [app, device, os, library, session, snowplowEntities]
 }
