@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import Tracking
-import DataQuality
+@testable import DataQuality
 
 @Suite("Loading a data contract")
 struct DataContractLoadingTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Tracking
 import TrackingTestKit
-import DataQuality
+@testable import DataQuality
 
 private enum Onboarding: EventType {
     enum Name: String, Sendable { case registration, consents }

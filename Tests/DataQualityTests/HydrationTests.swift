@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import Tracking
 import TrackingTestKit
-import DataQuality
+@testable import DataQuality
 
 private enum Wishlist: EventType {
     enum Name: String, Sendable { case item }
@@ -91,18 +91,18 @@ struct HydrationTests {
 
     @Test func theConfigurationHashIsShortStableAndSensitiveToChanges() {
         struct Settings: Encodable { var deliverySize = 100 }
-        let hash = ConfigurationHash.of(Settings())
+        let hash = QualityConfiguration.hash(of: Settings())
         #expect(hash.count == 12 && hash.allSatisfy(\.isHexDigit))
-        #expect(ConfigurationHash.of(Settings()) == hash)
-        #expect(ConfigurationHash.of(Settings(deliverySize: 10)) != hash)
+        #expect(QualityConfiguration.hash(of: Settings()) == hash)
+        #expect(QualityConfiguration.hash(of: Settings(deliverySize: 10)) != hash)
     }
 
     @Test func sha256MatchesKnownVectors() {
-        #expect(SHA256.hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(SHA256.hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(SHA256.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+        #expect(SHA256Digest.hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256Digest.hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256Digest.hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
             == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        #expect(SHA256.hex(String(repeating: "a", count: 1000)).count == 64)
+        #expect(SHA256Digest.hex(String(repeating: "a", count: 1000)).count == 64)
     }
 
     @Test func theStackHydratesEventsSentThroughAReporter() throws {

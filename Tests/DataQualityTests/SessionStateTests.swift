@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import DataQuality
+@testable import DataQuality
 
 @Suite("Session state with injected time")
 struct SessionStateTests {

@@ -1,4 +1,4 @@
-import DataQuality
+@testable import DataQuality
 import Dispatcher
 import Foundation
 import TestSupport

@@ -3,7 +3,7 @@ import Foundation
 /// The tracker's view of itself: counters and recent errors, observable by API and callback.
 ///
 /// Thread-safe. Every stage and the Dispatcher report here; the monitor, a test or a
-/// ``DiagnosticsReporter`` reads it.
+/// ``DiagnosticEventForwarder`` reads it.
 ///
 /// ```swift
 /// let diagnostics = Diagnostics()
@@ -19,9 +19,6 @@ public final class Diagnostics: @unchecked Sendable {
         /// An issue was recorded.
         case issue(DiagnosticIssue)
     }
-
-    /// Identifies an observer so it can be removed.
-    public typealias ObserverToken = DataQuality.ObserverToken
 
     // Safe: every mutable property below is only touched while holding `lock`.
     private let lock = NSLock()

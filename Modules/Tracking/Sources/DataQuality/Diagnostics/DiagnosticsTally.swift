@@ -2,7 +2,7 @@ import Tracking
 
 /// The stage that counts, in ``Diagnostics``, every event handed to the destinations (`sent`)
 /// and every one carrying a flag (`flagged`). Place it last among the processors.
-public struct DiagnosticsTally: EventProcessor {
+struct DiagnosticsTally: EventProcessor {
     private let diagnostics: Diagnostics
 
     /// Creates the stage.

@@ -3,7 +3,7 @@ import Foundation
 /// A token bucket: allows bursts up to `capacity`, then `refillPerSecond` on average.
 ///
 /// A pure value with time passed in, so a test can step the clock exactly.
-public struct TokenBucket: Sendable, Equatable, Codable {
+struct TokenBucket: Sendable, Equatable, Codable {
     /// The most tokens the bucket holds (the largest burst).
     public var capacity: Double
     /// Tokens added per second.

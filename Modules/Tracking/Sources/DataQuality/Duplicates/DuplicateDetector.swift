@@ -15,7 +15,7 @@ import Tracking
 ///
 /// Memory is bounded: at most `capacity` recent contents and `capacity` ids are remembered,
 /// the oldest forgotten first.
-public struct DuplicateDetector: EventProcessor {
+struct DuplicateDetector: EventProcessor {
     /// Seconds within which identical content counts as a duplicate.
     public let window: TimeInterval
     private let memory: DuplicateMemory

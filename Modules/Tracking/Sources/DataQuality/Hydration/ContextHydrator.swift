@@ -7,7 +7,7 @@ import Tracking
 ///
 /// Place it after ``PrivacyGate`` (so opted-out events do not advance the session) and after
 /// ``DuplicateDetector`` and ``ContractValidator`` (which look at userData only).
-public struct ContextHydrator: EventProcessor {
+struct ContextHydrator: EventProcessor {
     private let base: UserData
     private let mobileEntity: UserDataValue?
     private let identity: Identity?
@@ -22,7 +22,7 @@ public struct ContextHydrator: EventProcessor {
     ///   - device: the device, OS, locale and time zone.
     ///   - identity: the identifiers; none are added when `nil`.
     ///   - sessions: the session tracker; no session is added when `nil`.
-    ///   - configurationHash: the active configuration's hash (``ConfigurationHash``, or
+    ///   - configurationHash: the active configuration's hash (``QualityConfiguration/hash(of:)``, or
     ///     ``QualityConfiguration/configurationHash``).
     ///   - providers: custom context, applied last (they may override a built-in field).
     ///   - snowplowEntities: whether to add the Snowplow entities.

@@ -5,7 +5,7 @@ import Tracking
 ///
 /// Field names, types and required fields follow the Iglu schemas exactly
 /// (`client_session` 1-0-2, `mobile_context` 1-0-3).
-public enum SnowplowEntity {
+enum SnowplowEntity {
     /// The schema URI of the session entity.
     public static let clientSessionSchema = "iglu:com.snowplowanalytics.snowplow/client_session/jsonschema/1-0-2"
     /// The schema URI of the device entity.

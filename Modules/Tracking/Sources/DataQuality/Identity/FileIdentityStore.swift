@@ -13,7 +13,7 @@ import Darwin
 /// same folder, which is flushed to disk and renamed over the old one, so a crash leaves either
 /// the old or the new file, never a torn one. A file that cannot be parsed is set aside as
 /// `<name>.corrupt` and the store starts empty (see ``recoveredFromCorruption``).
-public final class FileIdentityStore: IdentityStore, @unchecked Sendable {
+final class FileIdentityStore: IdentityStore, @unchecked Sendable {
     // Safe: `values` is only touched while holding `lock`; `url` and the flag are immutable.
     private let lock = NSLock()
     private var values: [String: String]

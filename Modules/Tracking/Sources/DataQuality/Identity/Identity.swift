@@ -11,11 +11,11 @@ import Foundation
 /// ``Diagnostics`` and the value is still used in memory.
 public final class Identity: @unchecked Sendable {
     /// The keys this class uses in the ``IdentityStore``.
-    public enum Key {
+    enum Key {
         /// The installation id.
-        public static let installationID = "identity.installationId"
+        static let installationID = "identity.installationId"
         /// The logged-in user's id.
-        public static let userID = "identity.userId"
+        static let userID = "identity.userId"
     }
 
     // Safe: `cachedInstallationID` and `cachedUserID` are only touched while holding `lock`.

@@ -2,7 +2,7 @@ import Foundation
 import Tracking
 
 /// The session as one event sees it.
-public struct SessionSnapshot: Sendable, Equatable, Codable {
+struct SessionSnapshot: Sendable, Equatable, Codable {
     /// The session's id.
     public var sessionID: UUID
     /// The session's 1-based index for this installation.

@@ -12,7 +12,7 @@ import Foundation
 ///
 /// Indexes are 1-based, like the Snowplow trackers: the first session has index 1, the first
 /// event of a session has event index 1.
-public struct SessionState: Sendable, Equatable, Codable {
+struct SessionState: Sendable, Equatable, Codable {
     /// Inactivity, in seconds, after which a session ends while the app is in the foreground.
     public var foregroundTimeout: TimeInterval
     /// Inactivity, in seconds, after which a session ends while the app is in the background.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The locked, persisted home of the ``SessionState``: hydration asks it for each event's session.
+/// The locked, persisted home of the session state: hydration asks it for each event's session.
 ///
 /// The state is saved through an ``IdentityStore`` when a session starts, on every lifecycle
 /// transition, and otherwise at most every ``persistInterval`` seconds of event time, so a
@@ -8,7 +8,7 @@ import Foundation
 /// crash, the event index may repeat the few indexes since the last save.
 public final class SessionTracker: @unchecked Sendable {
     /// The key the state is saved under.
-    public static let storeKey = "session.state"
+    static let storeKey = "session.state"
 
     // Safe: `state` and `lastSaved` are only touched while holding `lock`.
     private let lock = NSLock()
@@ -45,10 +45,10 @@ public final class SessionTracker: @unchecked Sendable {
     }
 
     /// The current state.
-    public var current: SessionState { lock.withLock { state } }
+    var current: SessionState { lock.withLock { state } }
 
     /// Accounts for an event and returns its session.
-    public func nextEvent(at date: Date, id: UUID) -> SessionSnapshot {
+    func nextEvent(at date: Date, id: UUID) -> SessionSnapshot {
         lock.withLock {
             let snapshot = state.nextEvent(at: date, id: id)
             if snapshot.isNewSession || lastSaved.map({ date.timeIntervalSince($0) >= persistInterval || date < $0 }) ?? true {

@@ -1,8 +1,3 @@
-/// Identifies an observer of ``Diagnostics`` or ``PrivacyControls`` so it can be removed.
-public struct ObserverToken: Sendable, Hashable {
-    fileprivate let value: Int
-}
-
 /// The callbacks registered with an observable type, by token. A value type: its owner keeps
 /// it under its own lock, together with the state the callbacks report on.
 struct ObserverRegistry<Change> {

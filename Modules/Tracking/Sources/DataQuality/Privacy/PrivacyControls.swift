@@ -13,18 +13,15 @@ import Foundation
 /// ```
 public final class PrivacyControls: @unchecked Sendable {
     /// The keys used in the ``IdentityStore``.
-    public enum Key {
+    enum Key {
         /// `"true"` while opted out.
-        public static let optedOut = "privacy.optedOut"
+        static let optedOut = "privacy.optedOut"
         /// The prefix of each category's consent: `privacy.consent.<category>`.
-        public static let consentPrefix = "privacy.consent."
+        static let consentPrefix = "privacy.consent."
         /// The categories given a decision at run time, as a JSON array, so that they are
         /// restored even when the configuration does not list them.
-        public static let knownCategories = "privacy.consentCategories"
+        static let knownCategories = "privacy.consentCategories"
     }
-
-    /// Identifies an observer so it can be removed.
-    public typealias ObserverToken = DataQuality.ObserverToken
 
     // Safe: every mutable property is only touched while holding `lock`.
     private let lock = NSLock()

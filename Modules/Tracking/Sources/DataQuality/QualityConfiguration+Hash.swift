@@ -1,0 +1,14 @@
+import Foundation
+
+extension QualityConfiguration {
+    /// A short, stable fingerprint of a configuration, so an analyst can tell which configuration
+    /// produced an event: the first 12 hex digits of the SHA-256 of `value` encoded as JSON with
+    /// sorted keys. The same configuration always gives the same hash, on every platform.
+    /// - Returns: the hash, or `unencodable` when the value cannot be encoded.
+    public static func hash(of value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return "unencodable" }
+        return String(SHA256Digest.hex(of: SHA256Digest.digest(data)).prefix(12))
+    }
+}
