@@ -59,24 +59,3 @@ public struct ConsoleReporter: EventReporterPlugin {
             + "\u{1B}[2m\(data)\u{1B}[0m" + (flags.isEmpty ? "" : "\u{1B}[33m\(flags)\u{1B}[0m")
     }
 }
-
-/// Standard output as a `TextOutputStream`, flushed per write.
-public struct StandardOutputStream: TextOutputStream, Sendable {
-    /// Creates the stream.
-    public init() {}
-    /// Writes `string` to standard output.
-    public mutating func write(_ string: String) {
-        FileHandle.standardOutput.write(Data(string.utf8))
-    }
-}
-
-/// Serialises writes to one stream from many threads.
-private final class ConsoleOutput: @unchecked Sendable {
-    // Safe: `stream` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var stream: any TextOutputStream
-
-    init(stream: some TextOutputStream) { self.stream = stream }
-
-    func write(_ text: String) { lock.withLock { stream.write(text) } }
-}

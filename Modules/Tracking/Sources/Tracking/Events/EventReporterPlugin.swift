@@ -17,31 +17,3 @@ extension EventReporterPlugin {
     /// Handles several events; the default sends them one by one through ``send(_:)``.
     public func send(contentsOf events: [TrackedEvent]) -> [Receipt] { events.compactMap { send($0) } }
 }
-
-/// The stage before destinations: enriches, rewrites or filters an event.
-///
-/// Processors run in order; each sees what the previous one returned. Global context, consent,
-/// redaction, contract validation and duplicate detection are processors.
-public protocol EventProcessor: Sendable {
-    /// Returns the event to pass on (possibly changed), or `nil` to stop it here.
-    func process(_ event: TrackedEvent) -> TrackedEvent?
-}
-
-/// A processor made from a closure.
-public struct ClosureProcessor: EventProcessor {
-    private let body: @Sendable (TrackedEvent) -> TrackedEvent?
-
-    /// Creates a processor that runs `body`.
-    public init(_ body: @escaping @Sendable (TrackedEvent) -> TrackedEvent?) { self.body = body }
-
-    /// Runs the closure.
-    public func process(_ event: TrackedEvent) -> TrackedEvent? { body(event) }
-}
-
-/// A plugin that does nothing: the reporter to inject where events do not matter.
-public struct NoOpPlugin: EventReporterPlugin {
-    /// Creates the plugin.
-    public init() {}
-    /// Ignores the event.
-    public func send(_ event: TrackedEvent) -> Receipt? { nil }
-}

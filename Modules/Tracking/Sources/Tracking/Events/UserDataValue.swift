@@ -1,9 +1,5 @@
 import Foundation
 
-/// The data attached to an event: typed values by key. Arrays and objects in it nest at most
-/// ``UserDataValue/maximumDepth`` levels; deeper ones are cut and the event flagged.
-public typealias UserData = [String: UserDataValue]
-
 /// A typed value in an event's ``UserData``: a string, number, boolean, date, list, object or null.
 ///
 /// Literals make it read naturally: `["cardType": "Mastercard", "quantity": 3, "gift": true]`.
