@@ -11,7 +11,7 @@ extension AnalyticsConfiguration {
         public var mode: QualityConfiguration.Redaction
 
         /// Creates redaction settings.
-        public init(keys: [String] = ["password", "email", "phone"], mode: QualityConfiguration.Redaction = .hash) {
+        public init(keys: [String] = QualityConfiguration.defaultSensitiveKeys, mode: QualityConfiguration.Redaction = .hash) {
             self.keys = keys
             self.mode = mode
         }

@@ -6,13 +6,16 @@ import Foundation
 /// An app does not build one by hand: the `Analytics` runtime derives it from its one
 /// configuration, `AnalyticsConfiguration`, which is also where the values are validated.
 public struct QualityConfiguration: Sendable, Equatable {
-    /// What ``Redactor`` does with sensitive values.
+    /// What `Redactor` does with sensitive values.
     public enum Redaction: String, Sendable, Codable, CaseIterable {
-        /// Replace with a hash salted with the app id (see ``Redactor/Strategy/hash(salt:)``).
+        /// Replace with a hash salted with the app id (see `Redactor.Strategy.hash`).
         case hash
         /// Remove the key.
         case remove
     }
+
+    /// The keys redacted unless a configuration says otherwise: `password`, `email`, `phone`.
+    public static let defaultSensitiveKeys = ["password", "email", "phone"]
 
     /// The application id; it salts hashed redactions.
     public var appID: String
@@ -29,7 +32,7 @@ public struct QualityConfiguration: Sendable, Equatable {
     /// Event categories whose events wait for consent.
     public var consentCategories: [String]
     /// The short hash of the whole configuration, reported in every event's context as
-    /// ``ContextKey/configurationHash``.
+    /// ``Tracking/ContextKey/configurationHash``.
     public var configurationHash: String
 
     /// Creates a configuration; every argument has a default.
@@ -38,7 +41,7 @@ public struct QualityConfiguration: Sendable, Equatable {
         foregroundTimeout: TimeInterval = 1800,
         backgroundTimeout: TimeInterval = 1800,
         duplicateWindow: TimeInterval = 1,
-        sensitiveKeys: [String] = ["password", "email", "phone"],
+        sensitiveKeys: [String] = QualityConfiguration.defaultSensitiveKeys,
         redaction: Redaction = .hash,
         consentCategories: [String] = [],
         configurationHash: String = ""

@@ -1,15 +1,15 @@
 import Foundation
 import Tracking
 
-/// Builds the Snowplow entities hydration attaches under ``ContextKey/snowplowEntities``.
+/// Builds the Snowplow entities hydration attaches under ``Tracking/ContextKey/snowplowEntities``.
 ///
 /// Field names, types and required fields follow the Iglu schemas exactly
 /// (`client_session` 1-0-2, `mobile_context` 1-0-3).
 enum SnowplowEntity {
     /// The schema URI of the session entity.
-    public static let clientSessionSchema = "iglu:com.snowplowanalytics.snowplow/client_session/jsonschema/1-0-2"
+    static let clientSessionSchema = SnowplowEntitySchema.clientSession
     /// The schema URI of the device entity.
-    public static let mobileContextSchema = "iglu:com.snowplowanalytics.snowplow/mobile_context/jsonschema/1-0-3"
+    static let mobileContextSchema = SnowplowEntitySchema.mobileContext
 
     /// A `client_session` 1-0-2 entity.
     /// - Parameters:
