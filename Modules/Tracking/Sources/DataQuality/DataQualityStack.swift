@@ -10,9 +10,9 @@ import Tracking
 /// quality.privacy.observe { change in /* the Dispatcher releases, deletes or purges */ }
 /// ```
 ///
-/// The processors run in this order: ``PrivacyGate`` (nothing else sees an opted-out event),
-/// ``ContractValidator`` (sees the raw fields), ``DuplicateDetector``, ``ContextHydrator``,
-/// ``Redactor`` (before anything is stored or printed, context included), ``DiagnosticsTally``.
+/// The processors run in this order: `PrivacyGate` (nothing else sees an opted-out event),
+/// ``ContractValidator`` (sees the raw fields), `DuplicateDetector`, `ContextHydrator`,
+/// `Redactor` (before anything is stored or printed, context included), `DiagnosticsTally`.
 public final class DataQualityStack: Sendable {
     /// The configuration it was built from.
     public let configuration: QualityConfiguration
@@ -82,7 +82,7 @@ public final class DataQualityStack: Sendable {
         processors = stages
     }
 
-    /// Builds the stack with a ``FileIdentityStore`` at `folder/identity.json`.
+    /// Builds the stack with a `FileIdentityStore` at `folder/identity.json`.
     /// - Throws: ``IdentityStoreError`` when the file cannot be used.
     public convenience init(configuration: QualityConfiguration, folder: URL, contract: DataContract? = nil) throws {
         let store = try FileIdentityStore(url: folder.appendingPathComponent("identity.json"))

@@ -1,7 +1,7 @@
 import Foundation
 import Tracking
 
-/// The remembered ids and contents behind a ``DuplicateDetector``.
+/// The remembered ids and contents behind a `DuplicateDetector`.
 final class DuplicateMemory: @unchecked Sendable {
     private struct Content: Hashable {
         let category: String

@@ -3,10 +3,10 @@ import Tracking
 
 /// The stage that adds global context to every event: app, OS, device, locale, time zone,
 /// library, identifiers, session, configuration hash, custom providers' fields, and the
-/// Snowplow `client_session` and `mobile_context` entities. See ``ContextKey`` for the keys.
+/// Snowplow `client_session` and `mobile_context` entities. See ``Tracking/ContextKey`` for the keys.
 ///
-/// Place it after ``PrivacyGate`` (so opted-out events do not advance the session) and after
-/// ``DuplicateDetector`` and ``ContractValidator`` (which look at userData only).
+/// Place it after `PrivacyGate` (so opted-out events do not advance the session) and after
+/// `DuplicateDetector` and ``ContractValidator`` (which look at userData only).
 struct ContextHydrator: EventProcessor {
     private let base: UserData
     private let mobileEntity: UserDataValue?

@@ -2,7 +2,7 @@ import Foundation
 
 /// Durable string values by key: where identifiers, the session and privacy choices live.
 ///
-/// ``FileIdentityStore`` keeps them in a JSON file; an adapter over the Dispatcher's metadata
+/// `FileIdentityStore` keeps them in a JSON file; an adapter over the Dispatcher's metadata
 /// table works too (three methods, no key listing needed). Implementations are thread-safe.
 public protocol IdentityStore: Sendable {
     /// The value stored under `key`, or `nil`.

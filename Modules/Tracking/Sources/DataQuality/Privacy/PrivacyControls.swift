@@ -2,7 +2,7 @@ import Foundation
 
 /// Opt-out, consent per event category, and purge: locked, persisted through an ``IdentityStore``.
 ///
-/// Changes take effect at once for every ``PrivacyGate`` reading these controls, and
+/// Changes take effect at once for every `PrivacyGate` reading these controls, and
 /// observers (the Dispatcher) are told, so that held events are released or deleted and the
 /// store is purged.
 ///

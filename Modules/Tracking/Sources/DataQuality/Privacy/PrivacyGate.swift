@@ -6,7 +6,7 @@ import Tracking
 /// - Opted out: returns `nil` (the event is neither stored nor sent) and counts it `dropped`.
 /// - Category needs consent, not yet known: passes the event on with the flag
 ///   ``Tracking/EventFlag/awaitingConsent(category:)`` and the context key
-///   ``ContextKey/awaitingConsent``; the Dispatcher holds such events in its store until
+///   ``Tracking/ContextKey/awaitingConsent``; the Dispatcher holds such events in its store until
 ///   consent is granted (deliver) or denied (delete).
 /// - Consent denied: returns `nil` and counts it `dropped`.
 struct PrivacyGate: EventProcessor {
