@@ -12,7 +12,7 @@ final class VendorLogPlugin: EventReporterPlugin, @unchecked Sendable {
     var lines: [String] { lock.withLock { storage } }
 
     func send(_ event: TrackedEvent) -> Receipt? {
-        let line = "track event=\(event.category).\(event.name).\(event.action) properties=\(JSONText.encode(.object(event.userData)))"
+        let line = "track event=\(event.category).\(event.name).\(event.action) properties=\(UserDataValue.object(event.userData).description)"
         lock.withLock { storage.append(line) }
         return Receipt(plugin: "vendor-log", eventID: event.id, form: line)
     }
