@@ -7,15 +7,15 @@ public struct DispatcherConfiguration: Sendable {
     /// The SQLite store file. Its folder also holds the crash-safe journal (`<file>.journal/`).
     public var storePath: String
     /// Queue bounds and batch sizes.
-    public var batch: BatchConfig
+    public var batch: BatchConfiguration
     /// The moments that trigger a delivery besides the timer and a full batch.
     public var strategy: BatchDispatchStrategy
     /// When to retry and when to give up.
     public var retryPolicy: RetryPolicy
     /// Where events go; `nil` persists only (nothing is delivered until a destination is set).
     public var destination: (any Destination)?
-    /// How many events' journeys the monitor keeps for this session.
-    public var journeyCapacity: Int
+    /// How many events' delivery timelines the monitor keeps for this session.
+    public var timelineCapacity: Int
     /// Called for each storage or delivery problem, on a background thread.
     public var onDiagnostic: (@Sendable (DispatcherDiagnostic) -> Void)?
     /// Seconds between attempts to open a store that could not be opened. Default 5.
@@ -29,10 +29,10 @@ public struct DispatcherConfiguration: Sendable {
     public init(
         storePath: String,
         destination: (any Destination)? = nil,
-        batch: BatchConfig = BatchConfig(),
+        batch: BatchConfiguration = BatchConfiguration(),
         strategy: BatchDispatchStrategy = [.boot, .willEnterForeground, .didEnterBackground, .reachabilityPings],
         retryPolicy: RetryPolicy = RetryPolicy(),
-        journeyCapacity: Int = 10_000,
+        timelineCapacity: Int = 10_000,
         storageRetryInterval: TimeInterval = 5,
         deliveredHistory: Int = 0,
         onDiagnostic: (@Sendable (DispatcherDiagnostic) -> Void)? = nil
@@ -44,7 +44,7 @@ public struct DispatcherConfiguration: Sendable {
         self.batch = batch
         self.strategy = strategy
         self.retryPolicy = retryPolicy
-        self.journeyCapacity = journeyCapacity
+        self.timelineCapacity = timelineCapacity
         self.onDiagnostic = onDiagnostic
     }
 }

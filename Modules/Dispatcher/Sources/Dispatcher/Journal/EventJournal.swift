@@ -27,7 +27,7 @@ import Foundation
 /// - When the disk cannot hold a full-size segment, smaller ones are tried; when none fits,
 ///   appends fail with that error and creating is not tried again for a growing pause (50 ms
 ///   up to 2 s), so a full disk costs no system calls per append and no busy loop.
-public final class EventJournal: @unchecked Sendable {
+final class EventJournal: @unchecked Sendable {
     // Safe: `segments`, `liveBytes`, `spare`, `preparing`, the creation pause fields, `appended`, `consumer`, `lingerBase`, `producerWakeUps`,
     // `wakeRequested` and `isClosed`, and the writable region of the active segment, are only
     // touched while holding `condition`.
@@ -55,15 +55,15 @@ public final class EventJournal: @unchecked Sendable {
     private var preparePausedUntil: Date?
 
     /// The folder holding the segment files.
-    public let directory: String
+    let directory: String
     /// Segment size and count bound.
-    public let configuration: JournalConfiguration
+    let configuration: JournalConfiguration
     /// Segments that an earlier run left behind, found when opening.
-    public let leftoverSegments: Int
+    let leftoverSegments: Int
     /// How long the consumer, woken by a first record, waits for more before taking them.
-    public let lingerInterval: TimeInterval
+    let lingerInterval: TimeInterval
     /// How many waiting records make an append wake a lingering consumer at once.
-    public static let wakeThreshold = 256
+    static let wakeThreshold = 256
 
     /// What the consumer is doing, as far as appends are concerned.
     private enum ConsumerState {
@@ -83,7 +83,7 @@ public final class EventJournal: @unchecked Sendable {
     ///     so a number is never reused even when every file was deleted.
     ///   - lingerInterval: how long a woken consumer waits for more records. Defaults to 2 ms.
     /// - Throws: ``StoreError`` when the folder cannot be created, ``JournalError`` when it cannot be read.
-    public init(directory: String, configuration: JournalConfiguration = JournalConfiguration(), minimumSegment: UInt64 = 0,
+    init(directory: String, configuration: JournalConfiguration = JournalConfiguration(), minimumSegment: UInt64 = 0,
                 lingerInterval: TimeInterval = 0.002) throws {
         self.directory = directory
         self.configuration = configuration
@@ -118,7 +118,7 @@ public final class EventJournal: @unchecked Sendable {
     /// - Throws: ``JournalError`` when the journal is full or closed, the event is too large, or a
     ///   new segment cannot be created.
     @discardableResult
-    public func append(_ event: EncodedEvent) throws(JournalError) -> JournalPosition {
+    func append(_ event: EncodedEvent) throws(JournalError) -> JournalPosition {
         let payload = JournalRecord.payloadSize(event)
         let frame = JournalRecord.frameSize(payload: payload)
         condition.lock()
@@ -135,7 +135,7 @@ public final class EventJournal: @unchecked Sendable {
     /// written.
     /// - Returns: how many were written (a prefix of `events`), and the error that stopped the
     ///   rest, if any.
-    public func append(contentsOf events: [EncodedEvent]) -> (written: Int, error: JournalError?) {
+    func append(contentsOf events: [EncodedEvent]) -> (written: Int, error: JournalError?) {
         condition.lock()
         defer {
             wakeConsumerIfDueLocked()
@@ -245,15 +245,15 @@ public final class EventJournal: @unchecked Sendable {
 
     /// Whether creating segments is paused after a failure (a full disk): appends that need a new
     /// segment fail at once until the pause ends.
-    public var isCreationPaused: Bool {
+    var isCreationPaused: Bool {
         condition.withLock { creationPausedUntil.map { Date() < $0 } ?? false }
     }
 
     /// Events appended since the journal was opened.
-    public var appendedCount: Int { condition.withLock { appended } }
+    var appendedCount: Int { condition.withLock { appended } }
 
     /// The position after the last record appended (or left over).
-    public var endPosition: JournalPosition { condition.withLock { endPositionLocked() } }
+    var endPosition: JournalPosition { condition.withLock { endPositionLocked() } }
 
     private func endPositionLocked() -> JournalPosition {
         // With no segment, nothing is waiting: a position no consumer cursor is before.
@@ -264,18 +264,18 @@ public final class EventJournal: @unchecked Sendable {
     // MARK: Consuming (one consumer thread)
 
     /// What ``read(from:maxRecords:)`` found.
-    public struct Batch: Sendable {
+    struct Batch: Sendable {
         /// The events, in append order.
-        public var events: [EncodedEvent]
+        var events: [EncodedEvent]
         /// Where the next read starts (after these events).
-        public var next: JournalPosition
+        var next: JournalPosition
         /// Whether a damaged record was skipped (the rest of that segment is ignored).
-        public var skippedDamage: Bool
+        var skippedDamage: Bool
     }
 
     /// Reads up to `maxRecords` events after `position`, moving across segments. Never blocks
     /// appends for longer than taking a snapshot.
-    public func read(from position: JournalPosition, maxRecords: Int) -> Batch {
+    func read(from position: JournalPosition, maxRecords: Int) -> Batch {
         var cursor = position
         var events: [EncodedEvent] = []
         var damaged = false
@@ -311,7 +311,7 @@ public final class EventJournal: @unchecked Sendable {
     /// ``wakeThreshold`` of them are waiting), the timeout passes, or ``wakeConsumer()`` is called.
     /// - Returns: whether records are available.
     @discardableResult
-    public func waitForRecords(after position: JournalPosition, timeout: TimeInterval) -> Bool {
+    func waitForRecords(after position: JournalPosition, timeout: TimeInterval) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
         defer {
@@ -342,7 +342,7 @@ public final class EventJournal: @unchecked Sendable {
     }
 
     /// Wakes a consumer blocked in ``waitForRecords(after:timeout:)``.
-    public func wakeConsumer() {
+    func wakeConsumer() {
         condition.withLock {
             wakeRequested = true
             condition.broadcast()
@@ -351,7 +351,7 @@ public final class EventJournal: @unchecked Sendable {
 
     /// Deletes the segments entirely before `position` (their events are safely in the store).
     /// When `position` is at the end of the last segment and `includingLast` is set, that one goes too.
-    public func discard(before position: JournalPosition, includingLast: Bool = false) {
+    func discard(before position: JournalPosition, includingLast: Bool = false) {
         let removed: [JournalSegment] = condition.withLock {
             var removed: [JournalSegment] = []
             while let first = segments.first {
@@ -369,7 +369,7 @@ public final class EventJournal: @unchecked Sendable {
 
     /// Creates the next segment ahead of time when the active one is more than half full, so
     /// that an append rarely pays for creating a file. Called by the consumer.
-    public func prepareNextSegment() {
+    func prepareNextSegment() {
         let number: UInt64? = condition.withLock {
             guard spare == nil, preparing == nil, !isClosed, let active = segments.last, !active.sealed,
                   active.end > active.capacity / 2,
@@ -401,14 +401,14 @@ public final class EventJournal: @unchecked Sendable {
 
     /// Asks the kernel to write every segment to disk (for power-loss durability; not needed
     /// for process death).
-    public func sync() {
+    func sync() {
         let current = condition.withLock { segments }
         for segment in current { segment.sync() }
     }
 
     /// Closes the journal: appends fail with ``JournalError/closed`` and the unused spare
     /// segment is deleted. Segment files with events stay for the next run.
-    public func close() {
+    func close() {
         let unused: JournalSegment? = condition.withLock {
             isClosed = true
             condition.broadcast()
@@ -420,7 +420,7 @@ public final class EventJournal: @unchecked Sendable {
 
     /// Every event readable in the segments of `directory`, in order: what a restart recovers.
     /// Reading stops, per segment, at the first zero, torn or damaged record.
-    public static func recover(directory: String) throws -> [EncodedEvent] {
+    static func recover(directory: String) throws -> [EncodedEvent] {
         let journal = try EventJournal(directory: directory)
         defer { journal.close() }
         var events: [EncodedEvent] = []
@@ -436,7 +436,7 @@ public final class EventJournal: @unchecked Sendable {
     }
 
     /// Whether records exist after `position`.
-    public func hasRecords(after position: JournalPosition) -> Bool {
+    func hasRecords(after position: JournalPosition) -> Bool {
         condition.withLock { hasRecordsLocked(after: position) }
     }
 }

@@ -37,7 +37,7 @@ import Foundation
 ///     written, no lock file made beside it).
 ///
 /// Thread-safe: every call takes the store's lock for its duration.
-public final class EventStore: DeliveryQueue, @unchecked Sendable {
+final class EventStore: DeliveryQueue, @unchecked Sendable {
     // Safe: every stored property below is only touched while holding `lock`.
     private let lock = NSLock()
     private var database: SQLiteDatabase?
@@ -60,11 +60,11 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     static let duplicateWindow = 32_768
 
     /// The database file.
-    public let path: String
+    let path: String
     /// The bounds enforced on insert.
-    public let limits: StoreLimits
+    let limits: StoreLimits
     /// Whether the store was opened for reading only: every write throws ``StoreError/readOnly(path:cause:)``.
-    public let isReadOnly: Bool
+    let isReadOnly: Bool
 
     /// Opens the store at `path`, creating it (and its folder) when missing, and returns any
     /// events left in flight by an earlier run to pending.
@@ -87,7 +87,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     ///   With `readOnly`, a missing or empty file throws ``StoreError/cannotOpen(path:reason:errno:)``,
     ///   a file that is not a store ``StoreError/notAStore(path:reason:)``, and a damaged store
     ///   ``StoreError/corrupt(path:setAsidePath:cause:)``.
-    public init(path: String, limits: StoreLimits = StoreLimits(), readOnly: Bool = false) throws {
+    init(path: String, limits: StoreLimits = StoreLimits(), readOnly: Bool = false) throws {
         self.path = path
         self.limits = limits
         self.isReadOnly = readOnly
@@ -118,7 +118,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
 
     /// The path a damaged store file was renamed to when this store was opened (or later, when
     /// damage was found during an operation); `nil` when no recovery happened.
-    public var recoveredFrom: String? { lock.withLock { recovered } }
+    var recoveredFrom: String? { lock.withLock { recovered } }
 
     // MARK: Opening
 
@@ -133,7 +133,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
             database?.close()
             database = nil
             guard let aside else {
-                throw StoreError.corrupt(path: path, setAsidePath: nil, cause: error)
+                throw StoreError.corrupt(path: path, setAsidePath: nil, cause: error.description)
             }
             recovered = aside
             do { try openFile() } catch let error as SQLiteError { throw StoreError.from(error, path: path) }
@@ -174,7 +174,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
 
     /// The error every write to a store opened for reading throws.
     private var readOnlyError: StoreError {
-        .readOnly(path: path, cause: SQLiteError(extendedCode: SQLiteError.readOnly, message: "store opened for reading only"))
+        .readOnly(path: path, cause: SQLiteError(extendedCode: SQLiteError.readOnly, message: "store opened for reading only").description)
     }
 
     /// Opens the file, sets WAL (checked) and the schema, reads the counters and releases in-flight rows.
@@ -239,7 +239,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
             do {
                 return try body(database)
             } catch let error as SQLiteError where error.isCorruption && isReadOnly {
-                throw StoreError.corrupt(path: path, setAsidePath: nil, cause: error)
+                throw StoreError.corrupt(path: path, setAsidePath: nil, cause: error.description)
             } catch let error as SQLiteError where error.isCorruption {
                 let aside = FileProtection.setAside(path)
                 database.close()
@@ -247,7 +247,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
                 recovered = aside ?? recovered
                 counters = StoreCounts()
                 try? openLocked()
-                throw StoreError.corrupt(path: path, setAsidePath: aside, cause: error)
+                throw StoreError.corrupt(path: path, setAsidePath: aside, cause: error.description)
             } catch let error as SQLiteError {
                 throw StoreError.from(error, path: path)
             }
@@ -281,7 +281,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     ///   - now: the creation time recorded.
     /// - Returns: what was inserted, ignored and evicted.
     @discardableResult
-    public func insert(_ events: [EncodedEvent], settingMetadata metadata: [String: String] = [:], now: Date = Date()) throws -> InsertOutcome {
+    func insert(_ events: [EncodedEvent], settingMetadata metadata: [String: String] = [:], now: Date = Date()) throws -> InsertOutcome {
         guard !events.isEmpty || !metadata.isEmpty else { return InsertOutcome() }
         let createdAt = Self.milliseconds(now)
         let (outcome, inserted) = try write { database, counts in
@@ -378,7 +378,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
 
     /// Marks up to `limit` due pending events (oldest first, fitting `maxBytes` together, at
     /// least one) as in flight and returns them. Reads one page with `LIMIT`, never the store.
-    public func claimBatch(limit: Int, maxBytes: Int, now: Date) throws -> [StoredEvent] {
+    func claimBatch(limit: Int, maxBytes: Int, now: Date) throws -> [StoredEvent] {
         guard limit > 0 else { return [] }
         let due = Self.milliseconds(now)
         let claimed: [StoredEvent] = try write { database, counts in
@@ -434,7 +434,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
 
     /// Deletes acknowledged events, in one transaction, copying them into the delivered history
     /// (``StoreLimits/deliveredHistory``) in that same transaction. Unknown ids are ignored.
-    public func acknowledge(_ ids: [UUID]) throws {
+    func acknowledge(_ ids: [UUID]) throws {
         try acknowledge(ids, deliveredAt: Date())
     }
 
@@ -442,7 +442,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     /// - Parameters:
     ///   - ids: the acknowledged events.
     ///   - deliveredAt: the delivery time recorded in the history.
-    public func acknowledge(_ ids: [UUID], deliveredAt: Date) throws {
+    func acknowledge(_ ids: [UUID], deliveredAt: Date) throws {
         guard !ids.isEmpty else { return }
         let keep = limits.deliveredHistory
         let deliveredAt = Self.milliseconds(deliveredAt)
@@ -534,7 +534,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
 
     /// Returns in-flight events to pending with one more attempt, `error` kept, due again at
     /// `nextAttemptAt`. Events not in flight are left alone.
-    public func scheduleRetry(_ ids: [UUID], nextAttemptAt: Date, error: String) throws {
+    func scheduleRetry(_ ids: [UUID], nextAttemptAt: Date, error: String) throws {
         guard !ids.isEmpty else { return }
         try write { database, counts in
             let update = try database.cached(EventStoreSchema.retry)
@@ -556,7 +556,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     /// scheduled while the clock was ahead waits no longer than the retry policy allows, and
     /// returns the earliest next attempt among the pending events not due at `now` (nil when
     /// none waits). Scans the pending rows once; returns at once when none is pending.
-    public func capRetryTimes(notAfter latest: Date, now: Date) throws -> Date? {
+    func capRetryTimes(notAfter latest: Date, now: Date) throws -> Date? {
         guard counts().pending > 0 else { return nil }
         let cap = Self.milliseconds(latest)
         let due = Self.milliseconds(now)
@@ -579,17 +579,17 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
 
     /// Records, in the `meta` table, that the collector asked (`Retry-After`) to be sent
     /// nothing before `date`.
-    public func holdDeliveries(until date: Date) throws {
+    func holdDeliveries(until date: Date) throws {
         try setMetadata(EventStoreSchema.deliveryHoldKey, String(Self.milliseconds(date)))
     }
 
     /// The time recorded by ``holdDeliveries(until:)``; nil when none was (or it is unreadable).
-    public func deliveryHold() throws -> Date? {
+    func deliveryHold() throws -> Date? {
         try metadata(EventStoreSchema.deliveryHoldKey).flatMap(Int64.init).map(Self.date)
     }
 
     /// Moves in-flight or pending events to rejected, counting an attempt and keeping `reason`.
-    public func reject(_ ids: [UUID], reason: String) throws {
+    func reject(_ ids: [UUID], reason: String) throws {
         guard !ids.isEmpty else { return }
         try write { database, counts in
             let (claimed, others) = partition(ids)
@@ -619,7 +619,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     }
 
     /// Returns in-flight events to pending without counting an attempt.
-    public func release(_ ids: [UUID]) throws {
+    func release(_ ids: [UUID]) throws {
         guard !ids.isEmpty else { return }
         try write { database, counts in
             let update = try database.cached(EventStoreSchema.release)
@@ -647,7 +647,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     /// Returns every in-flight event to pending (done on open: recovery from a crash mid-delivery).
     /// - Returns: how many were released.
     @discardableResult
-    public func releaseAllInFlight() throws -> Int {
+    func releaseAllInFlight() throws -> Int {
         guard !isReadOnly else { throw readOnlyError }
         return try withDatabase { database in try releaseAllInFlightLocked(database) }
     }
@@ -685,7 +685,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
 
     /// What the store holds, without scanning it (re-read from the file when opened for reading,
     /// as another process may be changing it).
-    public func counts() -> StoreCounts {
+    func counts() -> StoreCounts {
         lock.withLock {
             if isReadOnly, let database, let fresh = try? readCounters(database) { counters = fresh }
             return counters
@@ -705,7 +705,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     /// ``EventStatus/pending``, after the store's own events (and before the delivered history),
     /// de-duplicated by id. The journal is read without writing anything, when a query starts at
     /// offset 0; the pages after it reuse that reading.
-    public func query(_ query: StoreQuery) throws -> [StoredEvent] {
+    func query(_ query: StoreQuery) throws -> [StoredEvent] {
         try self.query(query, includingJournal: isReadOnly)
     }
 
@@ -732,7 +732,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     /// How many events ``query(_:)`` would return for `query` with no limit and no offset.
     /// Reads the counters, the journal (on a store opened `readOnly`) and, for the delivered
     /// history, counts its rows.
-    public func count(matching query: StoreQuery) throws -> Int {
+    func count(matching query: StoreQuery) throws -> Int {
         let counts = counts()
         let journal = isReadOnly && (query.status == nil || query.status == .pending)
             ? try journalPart(StoreQuery(status: query.status)).count : 0
@@ -832,7 +832,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     /// - Parameter category: the events' category.
     /// - Returns: how many were released.
     @discardableResult
-    public func releaseHeld(category: String) throws -> Int {
+    func releaseHeld(category: String) throws -> Int {
         try write { database, counts in
             let select = try database.cached(EventStoreSchema.heldInCategory)
             try select.bind(category, at: 1)
@@ -864,7 +864,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     /// - Parameter category: the events' category.
     /// - Returns: how many were deleted.
     @discardableResult
-    public func deleteHeld(category: String) throws -> Int {
+    func deleteHeld(category: String) throws -> Int {
         try write { database, counts in
             let delete = try database.cached(EventStoreSchema.deleteHeld)
             try delete.bind(category, at: 1)
@@ -884,7 +884,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     /// Deletes every rejected event.
     /// - Returns: how many were deleted.
     @discardableResult
-    public func deleteRejected() throws -> Int {
+    func deleteRejected() throws -> Int {
         try write { database, counts in
             let totals = try database.cached(EventStoreSchema.rejectedTotals)
             guard try totals.step() else { return 0 }
@@ -904,7 +904,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     /// Scans the store once; the pending and rejected counts move together in one transaction.
     /// - Returns: how many were requeued.
     @discardableResult
-    public func requeueRejected() throws -> Int {
+    func requeueRejected() throws -> Int {
         try write { database, counts in
             guard counts.rejected > 0 else { return 0 }
             let update = try database.cached(EventStoreSchema.requeueRejected)
@@ -928,7 +928,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     /// Keys starting with `_` are the store's own bookkeeping (such as the ingest writer's
     /// journal position, ``IngestWriter/positionKey``) and are kept, so that a restart does not
     /// replay purged events from the journal.
-    public func purge() throws {
+    func purge() throws {
         guard !isReadOnly else { throw readOnlyError }
         try withDatabase { database in
             let next = StoreCounts()
@@ -947,7 +947,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     }
 
     /// The value stored under `key` in the `meta` table (installation id and the like).
-    public func metadata(_ key: String) throws -> String? {
+    func metadata(_ key: String) throws -> String? {
         try withDatabase { database in try readMetadata(key, database) }
     }
 
@@ -959,7 +959,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     }
 
     /// Stores `value` under `key` in the `meta` table; `nil` removes the key.
-    public func setMetadata(_ key: String, _ value: String?) throws {
+    func setMetadata(_ key: String, _ value: String?) throws {
         guard !isReadOnly else { throw readOnlyError }
         try withDatabase { database in
             try setMetadata(key, value, database)
@@ -974,13 +974,13 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     }
 
     /// Copies the write-ahead log into the database file and truncates the log.
-    public func checkpoint() throws {
+    func checkpoint() throws {
         guard !isReadOnly else { throw readOnlyError }
         try withDatabase { database in _ = try database.scalarInt("PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
     /// The bytes the store occupies on disk: the database file plus its write-ahead log.
-    public var fileBytes: Int {
+    var fileBytes: Int {
         ["", "-wal"].reduce(0) { total, suffix in
             let attributes = try? FileManager.default.attributesOfItem(atPath: path + suffix)
             return total + ((attributes?[.size] as? NSNumber)?.intValue ?? 0)
@@ -988,7 +988,7 @@ public final class EventStore: DeliveryQueue, @unchecked Sendable {
     }
 
     /// Closes the store; later calls throw ``StoreError/closed(path:)``.
-    public func close() {
+    func close() {
         lock.withLock {
             closedByUser = true
             database?.close()

@@ -41,7 +41,7 @@ public struct SegmentDestination: Destination, CustomStringConvertible, CustomDe
     /// The `anonymousId` of events whose context has none.
     public let fallbackAnonymousID: String
     /// The library reported in `context.library`.
-    public let library: DestinationLibrary
+    let library: DestinationLibrary
     /// Where the write key is sent.
     public let authentication: SegmentAuthentication
     private let authorization: HTTPBasicAuthorization
@@ -59,7 +59,20 @@ public struct SegmentDestination: Destination, CustomStringConvertible, CustomDe
     /// - Throws: ``EndpointError`` when the endpoint is not acceptable.
     public init(
         endpoint: URL, writeKey: String, authentication: SegmentAuthentication = .basic, transport: any HTTPTransport = URLSessionTransport(),
-        name: String = "segment", library: DestinationLibrary = .tracking,
+        name: String = "segment",
+        fallbackAnonymousID: String = UUID().uuidString.lowercased(),
+        maxBatchBytes: Int = 400_000, maxRequestBytes: Int = 500_000, maxEventBytes: Int = 32_000
+    ) throws(EndpointError) {
+        try self.init(
+            endpoint: endpoint, writeKey: writeKey, authentication: authentication, transport: transport, name: name,
+            library: .tracking, fallbackAnonymousID: fallbackAnonymousID,
+            maxBatchBytes: maxBatchBytes, maxRequestBytes: maxRequestBytes, maxEventBytes: maxEventBytes)
+    }
+
+    /// Creates a Segment destination reporting `library` in `context.library` and the `User-Agent`.
+    init(
+        endpoint: URL, writeKey: String, authentication: SegmentAuthentication = .basic, transport: any HTTPTransport = URLSessionTransport(),
+        name: String = "segment", library: DestinationLibrary,
         fallbackAnonymousID: String = UUID().uuidString.lowercased(),
         maxBatchBytes: Int = 400_000, maxRequestBytes: Int = 500_000, maxEventBytes: Int = 32_000
     ) throws(EndpointError) {

@@ -5,7 +5,7 @@ import Tracking
 ///
 /// Every value is checked by ``validate()``; the Dispatcher refuses an impossible configuration
 /// with a ``ConfigurationError`` naming the field, instead of misbehaving.
-public struct BatchConfig: Sendable, Equatable, Codable {
+public struct BatchConfiguration: Sendable, Equatable, Codable {
     /// The most events the store holds. Past it the oldest pending events are evicted, counted
     /// and reported. Default 1,000,000: the byte budget is the bound that usually applies.
     public var maxQueueSize: Int
@@ -54,7 +54,7 @@ public struct BatchConfig: Sendable, Equatable, Codable {
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.stringValue)))
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let defaults = BatchConfig()
+        let defaults = BatchConfiguration()
         maxQueueSize = try container.decodeIfPresent(Int.self, forKey: .maxQueueSize) ?? defaults.maxQueueSize
         maxQueueBytes = try container.decodeIfPresent(Int.self, forKey: .maxQueueBytes) ?? defaults.maxQueueBytes
         overflowQueueSize = try container.decodeIfPresent(Int.self, forKey: .overflowQueueSize) ?? defaults.overflowQueueSize
@@ -77,3 +77,6 @@ public struct BatchConfig: Sendable, Equatable, Codable {
         if initialEventsCount < 0 { throw ConfigurationError(field: "initialEventsCount", reason: "must not be negative, got \(initialEventsCount)") }
     }
 }
+
+/// ``BatchConfiguration`` under the name DESIGN.md uses.
+public typealias BatchConfig = BatchConfiguration
