@@ -1,4 +1,5 @@
 @testable import Dispatcher
+import BenchReference
 import Foundation
 import Testing
 
