@@ -56,13 +56,13 @@ public struct SegmentDestination: Destination, CustomStringConvertible, CustomDe
     ///     the body's `writeKey` field.
     ///   - transport: how requests are sent. Defaults to a ``URLSessionTransport``.
     ///   - fallbackAnonymousID: the `anonymousId` when the event context has none.
-    /// - Throws: ``EndpointError`` when the endpoint is not acceptable.
+    /// - Throws: an error saying why, when the endpoint is not acceptable.
     public init(
         endpoint: URL, writeKey: String, authentication: SegmentAuthentication = .basic, transport: any HTTPTransport = URLSessionTransport(),
         name: String = "segment",
         fallbackAnonymousID: String = UUID().uuidString.lowercased(),
         maxBatchBytes: Int = 400_000, maxRequestBytes: Int = 500_000, maxEventBytes: Int = 32_000
-    ) throws(EndpointError) {
+    ) throws {
         try self.init(
             endpoint: endpoint, writeKey: writeKey, authentication: authentication, transport: transport, name: name,
             library: .tracking, fallbackAnonymousID: fallbackAnonymousID,
@@ -75,7 +75,7 @@ public struct SegmentDestination: Destination, CustomStringConvertible, CustomDe
         name: String = "segment", library: DestinationLibrary,
         fallbackAnonymousID: String = UUID().uuidString.lowercased(),
         maxBatchBytes: Int = 400_000, maxRequestBytes: Int = 500_000, maxEventBytes: Int = 32_000
-    ) throws(EndpointError) {
+    ) throws {
         batchURL = EndpointURL.appending("/v1/batch", to: try EndpointURL.validate(endpoint))
         authorization = HTTPBasicAuthorization(user: writeKey, password: "")
         self.writeKey = RedactedSecret(value: writeKey)

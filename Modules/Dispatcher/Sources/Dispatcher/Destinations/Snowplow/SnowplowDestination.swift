@@ -59,13 +59,13 @@ public struct SnowplowDestination: Destination, CustomStringConvertible {
     ///   - endpoint: the collector base, for example `https://collector.example.com`.
     ///   - appID: the application id (`aid`).
     ///   - transport: how requests are sent. Defaults to a ``URLSessionTransport``.
-    /// - Throws: ``EndpointError`` when the endpoint is not acceptable.
+    /// - Throws: an error saying why, when the endpoint is not acceptable.
     public init(
         endpoint: URL, appID: String, transport: any HTTPTransport = URLSessionTransport(),
         name: String = "snowplow", namespace: String = "tracking", platform: String = "mob",
         trackerVersion: String = "swift-tracking-" + TrackingLibrary.version,
         maxBatchBytes: Int = 200_000, maxRequestBytes: Int = 1_000_000
-    ) throws(EndpointError) {
+    ) throws {
         try self.init(
             endpoint: endpoint, appID: appID, transport: transport, name: name, namespace: namespace, platform: platform,
             trackerVersion: trackerVersion, encoding: .structured, maxBatchBytes: maxBatchBytes, maxRequestBytes: maxRequestBytes)
@@ -78,7 +78,7 @@ public struct SnowplowDestination: Destination, CustomStringConvertible {
         trackerVersion: String = "swift-tracking-" + TrackingLibrary.version,
         encoding: SnowplowEventEncoding, maxBatchBytes: Int = 200_000,
         maxRequestBytes: Int = 1_000_000
-    ) throws(EndpointError) {
+    ) throws {
         collectorURL = EndpointURL.appending("/com.snowplowanalytics.snowplow/tp2", to: try EndpointURL.validate(endpoint))
         self.transport = transport
         self.name = name
