@@ -25,15 +25,3 @@ public struct BatchDispatchStrategy: OptionSet, Sendable, Hashable, Codable {
     /// Every strategy.
     public static let all: BatchDispatchStrategy = [.boot, .willEnterForeground, .didEnterBackground, .reachabilityPings, .initialEvents]
 }
-
-/// A change in the host app that can trigger a delivery.
-public enum LifecycleEvent: String, Sendable, Codable {
-    /// The app will enter the foreground.
-    case willEnterForeground
-    /// The app entered the background.
-    case didEnterBackground
-    /// The network became reachable.
-    case reachable
-    /// The network became unreachable: deliveries wait until ``reachable``.
-    case unreachable
-}
