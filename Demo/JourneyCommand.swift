@@ -122,9 +122,3 @@ enum JourneyCommand {
         return configuration
     }
 }
-
-/// A failure of the demo itself, with a clear message.
-struct DemoError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}

@@ -79,13 +79,3 @@ enum MonitorCommand {
         return 0
     }
 }
-
-/// The monitor could not read what it was pointed at.
-enum MonitorError: Error, CustomStringConvertible {
-    case noStore(String)
-    var description: String {
-        switch self {
-        case .noStore(let path): "no store at \(path)"
-        }
-    }
-}
