@@ -11,7 +11,7 @@ public struct BatchConfiguration: Sendable, Equatable, Codable {
     public var maxQueueSize: Int
     /// The byte budget. The store holds at most this many bytes of events (evicting the oldest
     /// pending past it, counted and reported), and the journal, the durable queue in front of
-    /// the store, holds at most this many bytes of segment files (``JournalConfiguration/maxBytes``).
+    /// the store, holds at most this many bytes of segment files (the journal's byte bound).
     /// Default 256 MiB: about a million typical events of 200–250 bytes, and over 400,000 with
     /// a hydrated context, so a burst of 300,000 as fast as 8 threads can send fits whole even
     /// if the store falls behind.

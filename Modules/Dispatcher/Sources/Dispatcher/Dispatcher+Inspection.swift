@@ -19,7 +19,7 @@ extension Dispatcher {
     /// Events in the store with their status and this session's timeline, for the monitor.
     ///
     /// Events made durable in the journal but not yet written to the store are included, as
-    /// pending and in journal (see ``EventStore/query(_:)``).
+    /// pending, with ``MonitorRecord/inJournal`` set.
     public func records(_ query: StoreQuery = StoreQuery()) throws -> [MonitorRecord] {
         guard let store else { return [] }
         return try store.query(query, includingJournal: true).map { MonitorRecord($0, timeline: timeline.steps(of: $0.event.id)) }

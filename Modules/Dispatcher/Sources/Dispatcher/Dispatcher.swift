@@ -61,7 +61,7 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     /// would replay, count and claim the same rows. Give each process its own store path.
     ///
     /// A store path naming a file that is not an event store (a text file, another application's
-    /// database: see ``EventStore``) is a configuration mistake, not a passing fault: `init`
+    /// database: see the store's signature) is a configuration mistake, not a passing fault: `init`
     /// throws ``StoreError/notAStore(path:reason:)`` and the file is left untouched. (Should such
     /// a file appear later, while opening is retried, ``storage`` turns
     /// ``StorageState/unavailable(reason:)`` with that reason instead.)

@@ -2,7 +2,7 @@ import Foundation
 
 /// Where delivered events go: a collector speaking one wire format.
 ///
-/// A ``DeliveryWorker`` calls ``deliver(_:sentAt:)`` with one batch at a time (one request in
+/// The Dispatcher calls ``deliver(_:sentAt:)`` with one batch at a time (one request in
 /// flight), and settles every event of the batch from the ``DeliveryResult``.
 public protocol Destination: Sendable {
     /// A short name for reports and the timeline, for example `"segment"`.

@@ -22,7 +22,7 @@ import Tracking
 ///   `snowplowEntities` (a key colliding with `flags` is kept as `event.flags`), and `flags`,
 ///   the event's data-quality flags as `[{"code":…,"detail":…}]`.
 ///
-/// Requests carry `User-Agent: <library name>/<version>` (``DestinationLibrary/userAgent``).
+/// Requests carry `User-Agent: <library name>/<version>` (`swift-tracking/<version>`).
 /// The write key travels as HTTP Basic authorization (`base64(writeKey + ":")`) or, with
 /// ``SegmentAuthentication/body``, as the batch's `writeKey` field; it is never part of a
 /// description, a debug description, a mirror or an error.

@@ -10,10 +10,11 @@ import Tracking
 /// `uid` (its `userId`), each when present, and `co`.
 ///
 /// By ``Tracking/EventKind``:
-/// - A feature's event is encoded as ``encoding`` says (see ``SnowplowEventEncoding``).
+/// - A feature's event is a structured event (`e=se`): `se_ca` = category, `se_ac` = action,
+///   `se_la` = name, `se_pr` = the userData JSON.
 /// - A screen call is a self-describing event (`e=ue`) whose `ue_pr` wraps the official
 ///   `com.snowplowanalytics.mobile/screen_view` 1-0-0 event (`screen_view`),
-///   `{"name": screen name, "id": event id}`, whatever ``encoding`` says. The screen's
+///   `{"name": screen name, "id": event id}`. The screen's
 ///   properties, which that schema has no place for, travel in a ``userDataSchema``
 ///   entity.
 /// - An identify call: Snowplow has no identify event. The user id is in `uid`, as on every
@@ -31,7 +32,7 @@ import Tracking
 /// contexts 1-0-1 wrapper, followed by the `user_data` entity of an identify or screen call.
 /// Other context members are not sent to Snowplow.
 ///
-/// Requests carry `User-Agent: swift-tracking/<version>` (``DestinationLibrary/tracking``).
+/// Requests carry `User-Agent: swift-tracking/<version>` (the library's name and version).
 public struct SnowplowDestination: Destination, CustomStringConvertible {
     /// The destination's name in reports.
     public let name: String
