@@ -1,5 +1,5 @@
-@testable import Dispatcher
 import BenchReference
+@testable import Dispatcher
 import Foundation
 import Testing
 
