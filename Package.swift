@@ -32,7 +32,7 @@ let package = Package(
         .executableTarget(
             name: "demo",
             dependencies: [
-                tracking, trackingTestKit, dataQuality, dispatcher, analytics, "TestSupport",
+                tracking, dataQuality, dispatcher, analytics, "LoopbackHTTP", "BenchReference",
                 .product(name: "Basket", package: "Basket"),
                 .product(name: "Onboarding", package: "Onboarding"),
                 .product(name: "Wishlist", package: "Wishlist"),
@@ -40,6 +40,14 @@ let package = Package(
             path: "Demo",
             swiftSettings: strictSettings
         ),
+
+        // MARK: Libraries the demo and the tests share (no test code)
+        // A loopback HTTP collector: the bench delivers to it, the delivery tests script it.
+        .target(name: "LoopbackHTTP", path: "Support/LoopbackHTTP", swiftSettings: strictSettings),
+        // The system libsqlite3 under a module name of its own, for the bench's plain-SQLite reference.
+        .systemLibrary(name: "CSQLiteReference", path: "Support/CSQLiteReference", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]),
+        // The plain-SQLite reference the bench measures ingest against.
+        .target(name: "BenchReference", dependencies: ["CSQLiteReference"], path: "Support/BenchReference", swiftSettings: strictSettings),
 
         // MARK: Tracking core
         .testTarget(name: "TrackingTests", dependencies: [tracking, trackingTestKit, "TestSupport"], swiftSettings: strictSettings),
@@ -67,10 +75,10 @@ let package = Package(
         ),
 
         // MARK: Dispatcher
-        .target(name: "TestSupport", dependencies: [tracking], path: "Tests/TestSupport", swiftSettings: strictSettings),
+        .target(name: "TestSupport", dependencies: [tracking, "LoopbackHTTP"], path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "StoreTests",
-            dependencies: [dispatcher, dispatcherTestKit, tracking, trackingTestKit, "TestSupport"],
+            dependencies: [dispatcher, dispatcherTestKit, tracking, trackingTestKit, "TestSupport", "BenchReference"],
             swiftSettings: strictSettings
         ),
         .testTarget(

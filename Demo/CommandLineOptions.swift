@@ -94,9 +94,3 @@ struct CommandLineOptions {
         return text
     }
 }
-
-/// A command-line mistake: printed as one line on standard error, exit status 2.
-struct UsageError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}

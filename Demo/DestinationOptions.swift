@@ -28,7 +28,9 @@ enum DestinationOptions {
             } else {
                 _ = try EndpointURL.validate(endpoint)
             }
-        } catch let error as EndpointError {
+        } catch let error as UsageError {
+            throw error
+        } catch {
             throw UsageError("--endpoint: \(error)")
         }
     }

@@ -4,7 +4,6 @@ import Dispatcher
 import Foundation
 import Onboarding
 import Tracking
-import TrackingTestKit
 
 /// `demo [--store PATH] [--endpoint URL [--format F] [--write-key K]] [--config FILE] [--quiet]`:
 /// the scripted journey, through the data-quality stages, the console and the Dispatcher.
@@ -42,7 +41,7 @@ enum JourneyCommand {
         }
         let configuration = try loadConfiguration(options)
         let storePath = configuration.storePath
-        let recorder = RecordingPlugin(name: "summary")
+        let recorder = SummaryPlugin()
         let analytics = try Analytics(
             configuration: configuration,
             plugins: options.has("quiet") ? [recorder] : [ConsoleReporter(), recorder],
@@ -77,13 +76,12 @@ enum JourneyCommand {
         let outcome = RunSummary(from: start, to: counters, strandedReason: drained.timedOut ? "the drain timed out" : nil)
         let destination = configuration.destination
 
-        let events = recorder.events
-        let byCategory = Dictionary(grouping: events, by: \.category).map { "\($0.key) \($0.value.count)" }.sorted()
-        let flagged = events.filter { !$0.flags.isEmpty }
+        let tally = recorder.tally
+        let byCategory = tally.byCategory.map { "\($0.key) \($0.value)" }.sorted()
         say("")
         say("summary")
-        say("  events sent      \(events.count) (\(byCategory.joined(separator: ", ")))")
-        say("  flagged          \(flagged.count): \(Set(flagged.flatMap { $0.flags.map(\.code) }).sorted().joined(separator: ", "))")
+        say("  events sent      \(tally.byCategory.values.reduce(0, +)) (\(byCategory.joined(separator: ", ")))")
+        say("  flagged          \(tally.flagged): \(tally.flagCodes.sorted().joined(separator: ", "))")
         say("  persisted        \(counters.persisted)")
         say("  delivered        \(counters.delivered) to \(destination)")
         say("  store now        \(counters.store)")
@@ -123,10 +121,4 @@ enum JourneyCommand {
         try configuration.validate()
         return configuration
     }
-}
-
-/// A failure of the demo itself, with a clear message.
-struct DemoError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

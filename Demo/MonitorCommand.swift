@@ -41,7 +41,7 @@ enum MonitorCommand {
         try StoreFileCheck.require(path, forWriting: false)
 
         // Read-only: the monitor may look at a store a running app is using, and changes nothing.
-        let store = try EventStore(path: path, limits: .unlimited, readOnly: true)
+        let store = try StoreMonitor(storePath: path)
         defer { store.close() }
         let sort: StoreQuery.Sort = switch sortText {
         case "category": .category
@@ -61,31 +61,21 @@ enum MonitorCommand {
                 var page = query
                 page.limit = wanted
                 page.offset = offset
-                let rows = try store.query(page)
-                try writer.write(rows.map { MonitorRecord($0) })
-                offset += rows.count
-                if rows.count < wanted { break }
+                let records = try store.records(page)
+                try writer.write(records)
+                offset += records.count
+                if records.count < wanted { break }
             }
             try writer.finish()
             return 0
         }
         var page = query
         page.limit = givenLimit ?? 1_000
-        let records = try store.query(page).map { MonitorRecord($0) }
+        let records = try store.records(page)
         say(MonitorExport.table(records), terminator: "")
         say("\(store.counts())")
         let total = try store.count(matching: query)
         if records.count < total { say("showing \(records.count) of \(total)") }
         return 0
-    }
-}
-
-/// The monitor could not read what it was pointed at.
-enum MonitorError: Error, CustomStringConvertible {
-    case noStore(String)
-    var description: String {
-        switch self {
-        case .noStore(let path): "no store at \(path)"
-        }
     }
 }

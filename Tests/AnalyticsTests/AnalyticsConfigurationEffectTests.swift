@@ -1,6 +1,6 @@
 import Analytics
 @testable import DataQuality
-import Dispatcher
+@testable import Dispatcher
 import Foundation
 import Testing
 import TestSupport
@@ -205,7 +205,7 @@ struct AnalyticsConfigurationEffectTests {
     func batchAndRetryReachTheDispatcher() async throws {
         let directory = try TemporaryDirectory(prefix: "analytics-effect-dispatcher-config")
         var configuration = fastConfiguration(directory)
-        configuration.batch = BatchConfig(
+        configuration.batch = BatchConfiguration(
             maxQueueSize: 900, maxQueueBytes: 1 << 20, overflowQueueSize: 17, deliverySize: 9, flushInterval: 0, initialEventsCount: 4)
         configuration.retry = RetryPolicy(baseDelay: 0.25, multiplier: 3, maxDelay: 7, jitter: .equal, maxAttempts: 6, maxAge: 99, maxRetryAfter: 11)
         configuration.strategies = [.reachabilityPings, .initialEvents]

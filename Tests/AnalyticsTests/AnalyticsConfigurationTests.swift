@@ -1,6 +1,6 @@
 import Analytics
 @testable import DataQuality
-import Dispatcher
+@testable import Dispatcher
 import Foundation
 import Testing
 import TestSupport
@@ -44,7 +44,7 @@ struct AnalyticsConfigurationTests {
         #expect(configuration.destination.format == .none && configuration.destination.endpoint == nil)
         #expect(configuration.destination.writeKey == nil && configuration.destination.maxBatchBytes == nil)
         #expect(configuration.destination.authentication == .basic)
-        #expect(configuration.batch == BatchConfig())
+        #expect(configuration.batch == BatchConfiguration())
         #expect(configuration.batch.deliverySize == 100 && configuration.batch.flushInterval == 30)
         #expect(configuration.retry == RetryPolicy())
         #expect(configuration.retry.maxAttempts == 10)
@@ -88,7 +88,7 @@ struct AnalyticsConfigurationTests {
         #expect(configuration.destination.writeKey == testWriteKey)
         #expect(configuration.destination.authentication == .body)
         #expect(configuration.destination.maxBatchBytes == 2048)
-        #expect(configuration.batch == BatchConfig(
+        #expect(configuration.batch == BatchConfiguration(
             maxQueueSize: 500, maxQueueBytes: 100_000, overflowQueueSize: 50, deliverySize: 20, flushInterval: 5, initialEventsCount: 2))
         #expect(configuration.retry == RetryPolicy(
             baseDelay: 0.5, multiplier: 3, maxDelay: 60, jitter: .equal, maxAttempts: 4, maxAge: 3600, maxRetryAfter: 30))

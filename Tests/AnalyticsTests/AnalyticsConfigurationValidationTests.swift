@@ -1,6 +1,6 @@
 import Analytics
 @testable import DataQuality
-import Dispatcher
+@testable import Dispatcher
 import Foundation
 import Testing
 import TestSupport

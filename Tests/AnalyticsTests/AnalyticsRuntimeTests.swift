@@ -1,6 +1,6 @@
 import Analytics
 @testable import DataQuality
-import Dispatcher
+@testable import Dispatcher
 import Foundation
 import Testing
 import TestSupport
@@ -271,7 +271,7 @@ struct AnalyticsRuntimeTests {
         await analytics.close()
     }
 
-    @Test("records(): status filter, journey and paging")
+    @Test("records(): status filter, timeline and paging")
     func recordsForTheMonitor() async throws {
         let directory = try TemporaryDirectory(prefix: "analytics-runtime-records")
         var configuration = fastConfiguration(directory)
@@ -285,7 +285,7 @@ struct AnalyticsRuntimeTests {
         #expect(try analytics.records(StoreQuery(status: .pending)).map(\.id) == ids)
         #expect(try analytics.records(StoreQuery(status: .held)).map(\.id) == [held])
         #expect(try analytics.records(StoreQuery(limit: 2, offset: 1)).map(\.id) == Array(ids[1...2]))
-        #expect(try analytics.records().first?.journey?.contains { $0.kind == .persisted } == true)
+        #expect(try analytics.records().first?.timeline?.contains { $0.kind == .persisted } == true)
         await analytics.close()
     }
 

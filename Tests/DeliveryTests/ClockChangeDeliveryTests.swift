@@ -1,4 +1,4 @@
-import Dispatcher
+@testable import Dispatcher
 import Foundation
 import Testing
 import TestSupport
@@ -79,7 +79,7 @@ struct ClockChangeDeliveryTests {
             storePath: path,
             destination: try SegmentDestination(endpoint: server.baseURL, writeKey: "clock-key",
                                                 transport: URLSessionTransport(requestTimeout: 5)),
-            batch: BatchConfig(deliverySize: 50, flushInterval: 0), strategy: [.boot], retryPolicy: policy))
+            batch: BatchConfiguration(deliverySize: 50, flushInterval: 0), strategy: [.boot], retryPolicy: policy))
         // Settled, not merely claimed: a claimed batch leaves `pending` before the collector has it.
         let delivered = await waitUntil(timeout: policy.maxWait + 5) {
             dispatcher.counters.store.pending + dispatcher.counters.store.inFlight == 0

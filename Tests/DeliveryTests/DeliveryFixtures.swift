@@ -1,4 +1,5 @@
-import Dispatcher
+@testable import Dispatcher
+import DataQuality
 import Foundation
 import Tracking
 
@@ -9,7 +10,7 @@ enum DeliveryFixtures {
 
     /// A client_session 1-0-2 entity.
     static let clientSession: UserDataValue = .object([
-        "schema": .string(SnowplowSchemas.clientSession),
+        "schema": .string(SnowplowEntitySchema.clientSession),
         "data": .object([
             "userId": "0b4f5e8a-3c2d-4e1f-9a8b-7c6d5e4f3a2b",
             "sessionId": "1c5a6f9b-4d3e-4f20-8b9c-8d7e6f5a4b3c",
@@ -23,7 +24,7 @@ enum DeliveryFixtures {
 
     /// A mobile_context 1-0-3 entity.
     static let mobileContext: UserDataValue = .object([
-        "schema": .string(SnowplowSchemas.mobileContext),
+        "schema": .string(SnowplowEntitySchema.mobileContext),
         "data": .object([
             "osType": "ios", "osVersion": "18.1", "deviceManufacturer": "Apple", "deviceModel": "iPhone16,2",
             "networkType": "wifi",

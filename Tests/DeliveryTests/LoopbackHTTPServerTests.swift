@@ -1,4 +1,4 @@
-import Dispatcher
+@testable import Dispatcher
 import Foundation
 import Testing
 import TestSupport

@@ -1,5 +1,5 @@
-import Dispatcher
-import DispatcherTestKit
+@testable import Dispatcher
+@testable import DispatcherTestKit
 import Foundation
 import Testing
 import Tracking

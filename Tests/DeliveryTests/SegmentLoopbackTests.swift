@@ -1,5 +1,5 @@
 @testable import DataQuality
-import Dispatcher
+@testable import Dispatcher
 import Foundation
 import Testing
 import TestSupport

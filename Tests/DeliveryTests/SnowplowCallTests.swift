@@ -1,5 +1,6 @@
-import Dispatcher
-import DispatcherTestKit
+@testable import Dispatcher
+@testable import DispatcherTestKit
+import DataQuality
 import Foundation
 import Testing
 import TestSupport
@@ -70,7 +71,7 @@ struct SnowplowCallTests {
         #expect(try SchemaValidator.validate(screenViewData, against: SnowplowSchemas.screenView) == [])
 
         let attached = try entities(event)
-        #expect(attached.map { $0["schema"] as? String } == [SnowplowSchemas.clientSession, SnowplowSchemas.mobileContext, SnowplowSchemas.userData])
+        #expect(attached.map { $0["schema"] as? String } == [SnowplowEntitySchema.clientSession, SnowplowEntitySchema.mobileContext, SnowplowSchemas.userData])
         let userData = try #require(attached.last?["data"] as? [String: Any])
         #expect(userData["userData"] as? [String: Int] == ["items": 3])
         #expect(userData["flags"] == nil)
@@ -96,7 +97,7 @@ struct SnowplowCallTests {
         let destination = try SnowplowDestination(endpoint: endpoint, appID: "shop", transport: SpyTransport())
         let request = try #require(destination.makeRequest(for: events.map { DeliveryFixtures.stored($0) }, sentAt: Date()))
         let all = try fields(of: request)
-        #expect(try entities(all[0]).map { $0["schema"] as? String } == [SnowplowSchemas.clientSession, SnowplowSchemas.mobileContext])
+        #expect(try entities(all[0]).map { $0["schema"] as? String } == [SnowplowEntitySchema.clientSession, SnowplowEntitySchema.mobileContext])
         let unnamed = try #require((try parsed(all[1]["ue_pr"])["data"] as? [String: Any])?["data"] as? [String: String])
         #expect(unnamed["name"] == "")
         let userData = try #require(try entities(all[1]).last?["data"] as? [String: Any])
@@ -173,7 +174,7 @@ struct SnowplowCallTests {
         let event = try #require(try fields(of: request).first)
         #expect(event["e"] as? String == "se")
         #expect(event["se_ca"] as? String == "Shop")
-        #expect(try entities(event).map { $0["schema"] as? String } == [SnowplowSchemas.clientSession, SnowplowSchemas.mobileContext])
+        #expect(try entities(event).map { $0["schema"] as? String } == [SnowplowEntitySchema.clientSession, SnowplowEntitySchema.mobileContext])
         #expect(try SchemaValidator.validateSelfDescribing(request.body) == [])
     }
 }

@@ -1,5 +1,6 @@
-import Dispatcher
-import DispatcherTestKit
+@testable import Dispatcher
+@testable import DispatcherTestKit
+import DataQuality
 import Foundation
 import Testing
 import TestSupport
@@ -46,7 +47,7 @@ struct SnowplowDestinationTests {
         let contexts = try DeliveryFixtures.object(Data(try #require(fields["co"] as? String).utf8))
         #expect(contexts["schema"] as? String == "iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-1")
         let entities = try #require(contexts["data"] as? [[String: Any]])
-        #expect(entities.map { $0["schema"] as? String } == [SnowplowSchemas.clientSession, SnowplowSchemas.mobileContext])
+        #expect(entities.map { $0["schema"] as? String } == [SnowplowEntitySchema.clientSession, SnowplowEntitySchema.mobileContext])
 
         #expect(try SchemaValidator.validateSelfDescribing(request.body) == [])
         #expect(try SchemaValidator.validate(Data(try #require(fields["co"] as? String).utf8),

@@ -1,4 +1,4 @@
-import Dispatcher
+@testable import Dispatcher
 import Foundation
 import TestSupport
 import Testing
@@ -33,7 +33,7 @@ struct CrashTests {
 
         // Reopen the store the way the app would: the journal a killed run left is replayed.
         let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
-            storePath: storePath, batch: BatchConfig(maxQueueSize: 50_000_000, maxQueueBytes: 1 << 40)))
+            storePath: storePath, batch: BatchConfiguration(maxQueueSize: 50_000_000, maxQueueBytes: 1 << 40)))
         let drained = await dispatcher.drain(timeout: 60)
         #expect(drained.persisted)
         var stored = Set<String>()

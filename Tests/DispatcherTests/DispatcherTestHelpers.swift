@@ -1,4 +1,4 @@
-import Dispatcher
+@testable import Dispatcher
 import Foundation
 import TestSupport
 import Tracking
@@ -30,7 +30,7 @@ func eventually(timeout: TimeInterval, _ condition: () -> Bool) async -> Bool {
 
 /// A Dispatcher delivering to `server` in the Segment format, on a fresh store in `directory`.
 func makeDispatcher(
-    _ directory: TemporaryDirectory, server: LoopbackHTTPServer, batch: BatchConfig = BatchConfig(deliverySize: 50, flushInterval: 0),
+    _ directory: TemporaryDirectory, server: LoopbackHTTPServer, batch: BatchConfiguration = BatchConfiguration(deliverySize: 50, flushInterval: 0),
     strategy: BatchDispatchStrategy = [], requestTimeout: TimeInterval = 5,
     onDiagnostic: (@Sendable (DispatcherDiagnostic) -> Void)? = nil
 ) throws -> Dispatcher {

@@ -1,4 +1,4 @@
-import Dispatcher
+@testable import Dispatcher
 import Foundation
 import TestSupport
 import Testing
@@ -12,7 +12,7 @@ struct DispatcherTests {
         defer { directory.remove() }
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
-        let dispatcher = try makeDispatcher(directory, server: server, batch: BatchConfig(deliverySize: 1_000, flushInterval: 0))
+        let dispatcher = try makeDispatcher(directory, server: server, batch: BatchConfiguration(deliverySize: 1_000, flushInterval: 0))
         let reporter = EventReporter<Checkout>(plugins: [dispatcher])
         var sent: [String] = []
         for index in 0..<120 {
@@ -28,7 +28,7 @@ struct DispatcherTests {
         let counters = dispatcher.counters
         #expect(counters.sent == 120 && counters.persisted == 120 && counters.delivered == 120)
         #expect(counters.store.pending == 0 && counters.store.inFlight == 0)
-        let steps = dispatcher.journey.journey(of: try #require(UUID(uuidString: sent[0]))).map(\.kind)
+        let steps = dispatcher.timeline.steps(of: try #require(UUID(uuidString: sent[0]))).map(\.kind)
         #expect(steps == [.persisted, .attempt, .delivered])
         await dispatcher.close()
     }
@@ -39,7 +39,7 @@ struct DispatcherTests {
         defer { directory.remove() }
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
-        let dispatcher = try makeDispatcher(directory, server: server, batch: BatchConfig(deliverySize: 10, flushInterval: 0))
+        let dispatcher = try makeDispatcher(directory, server: server, batch: BatchConfiguration(deliverySize: 10, flushInterval: 0))
         let reporter = EventReporter<Checkout>(plugins: [dispatcher])
         dispatcher.pause()
         #expect(dispatcher.isPaused)
@@ -59,7 +59,7 @@ struct DispatcherTests {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         let dispatcher = try makeDispatcher(
-            directory, server: server, batch: BatchConfig(deliverySize: 1_000, flushInterval: 0),
+            directory, server: server, batch: BatchConfiguration(deliverySize: 1_000, flushInterval: 0),
             strategy: [.didEnterBackground, .reachabilityPings])
         let reporter = EventReporter<Checkout>(plugins: [dispatcher])
         for _ in 0..<5 { reporter.send(name: .view, action: .open) }
@@ -87,7 +87,7 @@ struct DispatcherTests {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         let dispatcher = try makeDispatcher(
-            directory, server: server, batch: BatchConfig(deliverySize: 1_000, flushInterval: 4, initialEventsCount: 1),
+            directory, server: server, batch: BatchConfiguration(deliverySize: 1_000, flushInterval: 4, initialEventsCount: 1),
             strategy: [.initialEvents])
         let reporter = EventReporter<Checkout>(plugins: [dispatcher])
         reporter.send(name: .view, action: .open)
@@ -127,7 +127,7 @@ struct DispatcherTests {
         defer { directory.remove() }
         let reports = DiagnosticLog()
         let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
-            storePath: directory.file("store.sqlite").path, batch: BatchConfig(maxQueueSize: 10),
+            storePath: directory.file("store.sqlite").path, batch: BatchConfiguration(maxQueueSize: 10),
             onDiagnostic: { reports.append($0) }))
         let reporter = EventReporter<Checkout>(plugins: [dispatcher])
         let ids = (0..<25).compactMap { _ in reporter.send(name: .view, action: .open).first?.eventID }
@@ -147,10 +147,10 @@ struct DispatcherTests {
         let directory = try TemporaryDirectory(prefix: "dispatcher-config")
         defer { directory.remove() }
         for (batch, field) in [
-            (BatchConfig(deliverySize: 0), "deliverySize"),
-            (BatchConfig(maxQueueSize: 0), "maxQueueSize"),
-            (BatchConfig(flushInterval: -1), "flushInterval"),
-            (BatchConfig(flushInterval: .nan), "flushInterval"),
+            (BatchConfiguration(deliverySize: 0), "deliverySize"),
+            (BatchConfiguration(maxQueueSize: 0), "maxQueueSize"),
+            (BatchConfiguration(flushInterval: -1), "flushInterval"),
+            (BatchConfiguration(flushInterval: .nan), "flushInterval"),
         ] {
             let error = #expect(throws: ConfigurationError.self) {
                 _ = try Dispatcher(configuration: DispatcherConfiguration(storePath: directory.file("s.sqlite").path, batch: batch))

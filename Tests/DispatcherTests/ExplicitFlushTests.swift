@@ -1,4 +1,4 @@
-import Dispatcher
+@testable import Dispatcher
 import Foundation
 import TestSupport
 import Testing
@@ -12,7 +12,7 @@ struct ExplicitFlushTests {
     private func dispatcher(_ path: String, _ url: URL, policy: RetryPolicy) throws -> Dispatcher {
         let destination = try SegmentDestination(endpoint: url, writeKey: "flush-key", transport: URLSessionTransport(requestTimeout: 5))
         return try Dispatcher(configuration: DispatcherConfiguration(
-            storePath: path, destination: destination, batch: BatchConfig(deliverySize: 50, flushInterval: 0),
+            storePath: path, destination: destination, batch: BatchConfiguration(deliverySize: 50, flushInterval: 0),
             strategy: [], retryPolicy: policy))
     }
 
@@ -70,7 +70,7 @@ struct ExplicitFlushTests {
         #expect(report.delivered == 10, "\(report)")
         #expect(waited >= 1.9 && waited < 5, "the second flush returned \(waited) s after the 429")
         #expect(server.requestCount == 2)
-        for steps in dispatcher.journey.all().values {
+        for steps in dispatcher.timeline.all().values {
             let attempts = steps.filter { $0.kind == .attempt }.map(\.at)
             #expect(attempts.count == 2 && attempts[1].timeIntervalSince(attempts[0]) >= 1.95, "attempts at \(attempts)")
         }

@@ -1,4 +1,4 @@
-import Dispatcher
+@testable import Dispatcher
 import Foundation
 import TestSupport
 import Testing
@@ -13,7 +13,7 @@ struct RecordsJournalTests {
         let directory = try TemporaryDirectory(prefix: "records-journal")
         defer { directory.remove() }
         let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
-            storePath: directory.file("store.sqlite").path, batch: BatchConfig(maxQueueSize: 1_000_000, maxQueueBytes: 1 << 30)))
+            storePath: directory.file("store.sqlite").path, batch: BatchConfiguration(maxQueueSize: 1_000_000, maxQueueBytes: 1 << 30)))
         let events = (0..<20_000).map { index in
             TrackedEvent(category: "Checkout", name: "view", action: "open", userData: ["index": .int(index)])
         }

@@ -1,5 +1,5 @@
 @testable import DataQuality
-import Dispatcher
+@testable import Dispatcher
 import Foundation
 import TestSupport
 import Testing
@@ -22,7 +22,7 @@ struct SnowplowEndToEndTests {
         let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
             storePath: directory.file("store.sqlite").path,
             destination: try SnowplowDestination(endpoint: server.baseURL, appID: "e2e"),
-            batch: BatchConfig(deliverySize: 1_000, flushInterval: 0), strategy: []))
+            batch: BatchConfiguration(deliverySize: 1_000, flushInterval: 0), strategy: []))
         let reporter = EventReporter<Checkout>(plugins: [dispatcher], processors: quality.processors)
         var sent: [String] = []
         for index in 0..<25 {

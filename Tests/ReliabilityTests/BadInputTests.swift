@@ -1,4 +1,4 @@
-import Dispatcher
+@testable import Dispatcher
 import Foundation
 import Testing
 import TestSupport
@@ -72,7 +72,7 @@ struct BadInputTests {
         let server = try LoopbackHTTPServer(lifetime: 90)
         defer { server.stop() }
         let outbox = directory.file("outbox/events.ndjson")
-        let batch = BatchConfig(deliverySize: 200, flushInterval: 0)
+        let batch = BatchConfiguration(deliverySize: 200, flushInterval: 0)
         let ndjsonLog = DiagnosticLog()
         let segmentLog = DiagnosticLog()
         let ndjson = try Dispatcher(configuration: DispatcherConfiguration(

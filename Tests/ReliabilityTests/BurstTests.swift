@@ -1,4 +1,4 @@
-import Dispatcher
+@testable import Dispatcher
 import Foundation
 import Testing
 import TestSupport
@@ -49,7 +49,7 @@ struct BurstTests {
         let log = DiagnosticLog()
         let budget = 64 << 10
         let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
-            storePath: directory.file("store.sqlite").path, batch: BatchConfig(maxQueueBytes: budget), onDiagnostic: log.handler))
+            storePath: directory.file("store.sqlite").path, batch: BatchConfiguration(maxQueueBytes: budget), onDiagnostic: log.handler))
         let total = 3_000
         for index in 0..<total { #expect(dispatcher.send(Self.event(index)) != nil) }
         #expect(await dispatcher.drain(timeout: 60).persisted)

@@ -1,4 +1,4 @@
-import Dispatcher
+@testable import Dispatcher
 import Foundation
 import Testing
 import TestSupport
@@ -21,7 +21,7 @@ struct ConcurrencyTests {
                                                  transport: URLSessionTransport(requestTimeout: 10))
         let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
             storePath: directory.file("store.sqlite").path, destination: destination,
-            batch: BatchConfig(deliverySize: 250, flushInterval: 0.05),
+            batch: BatchConfiguration(deliverySize: 250, flushInterval: 0.05),
             retryPolicy: RetryPolicy(baseDelay: 0.05, maxDelay: 0.5)))
         let reporter = EventReporter<Probe>(plugins: [dispatcher])
 
@@ -104,7 +104,7 @@ struct ConcurrencyTests {
         let destination = SlowDestination(delay: 0.05)
         let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
             storePath: directory.file("store.sqlite").path, destination: destination,
-            batch: BatchConfig(deliverySize: 10, flushInterval: 0)))
+            batch: BatchConfiguration(deliverySize: 10, flushInterval: 0)))
         let reporter = EventReporter<Probe>(plugins: [dispatcher])
         for index in 0..<1_000 { reporter.send(name: .tap, action: .other, userData: ["index": .int(index)]) }
         // Reaching `deliverySize` started an automatic round; wait until it is under way.

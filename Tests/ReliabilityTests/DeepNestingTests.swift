@@ -1,4 +1,4 @@
-import Dispatcher
+@testable import Dispatcher
 import Foundation
 import Testing
 import TestSupport
@@ -54,7 +54,7 @@ struct DeepNestingTests {
         func dispatcher(_ name: String, _ destination: any Destination) throws -> Dispatcher {
             try Dispatcher(configuration: DispatcherConfiguration(
                 storePath: directory.file("\(name).sqlite").path, destination: destination,
-                batch: BatchConfig(deliverySize: 50, flushInterval: 0), deliveredHistory: 100))
+                batch: BatchConfiguration(deliverySize: 50, flushInterval: 0), deliveredHistory: 100))
         }
         let ndjson = try dispatcher("ndjson", NDJSONFileDestination(fileURL: outbox))
         let segment = try dispatcher("segment", SegmentDestination(endpoint: segmentServer.baseURL, writeKey: "deep",
@@ -157,7 +157,7 @@ struct DeepNestingTests {
                 #expect(bottom == .string(DeepValue.placeholder), "\(label): bottom \(String(describing: bottom))")
                 #expect(record.userData["after"] == "sibling")
                 #expect(record.flags.contains("\(DeepValue.flagCode)(userData)"), "\(label): flags \(record.flags)")
-                let exported = try DeepValue.parse(Array(MonitorExport.json([record]).utf8)) as? [[String: Any]]
+                let exported = try DeepValue.parse(Array(JSONEncoder().encode([record]))) as? [[String: Any]]
                 Self.checkUserData(exported?.first?["userData"], "monitor export \(record.id)")
             }
         }
@@ -183,7 +183,7 @@ struct DeepNestingTests {
         let outbox = directory.file("events.ndjson")
         let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
             storePath: directory.file("store.sqlite").path, destination: NDJSONFileDestination(fileURL: outbox),
-            batch: BatchConfig(deliverySize: 10, flushInterval: 0)))
+            batch: BatchConfiguration(deliverySize: 10, flushInterval: 0)))
         let event = TrackedEvent(category: Probe.category, name: "tap", action: "open",
                                  userData: ["deep": DeepValue.make(kind, depth: 10_000), "after": "sibling"],
                                  context: ["deep": DeepValue.make(kind, depth: 10_000), "after": "sibling"],

@@ -1,4 +1,4 @@
-import Dispatcher
+@testable import Dispatcher
 import Foundation
 
 /// Collects what a Dispatcher reports through `onDiagnostic`, thread-safely.

@@ -1,4 +1,4 @@
-import Dispatcher
+@testable import Dispatcher
 import Foundation
 import Testing
 import TestSupport
@@ -21,7 +21,7 @@ struct FaultyCollectorTests {
                                                  transport: URLSessionTransport(requestTimeout: 1))
         let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
             storePath: directory.file("store.sqlite").path, destination: destination,
-            batch: BatchConfig(deliverySize: 50, flushInterval: 0),
+            batch: BatchConfiguration(deliverySize: 50, flushInterval: 0),
             retryPolicy: RetryPolicy(baseDelay: 0.05, maxDelay: 0.5, maxAttempts: 50)))
         let reporter = EventReporter<Probe>(plugins: [dispatcher])
 
@@ -66,10 +66,10 @@ struct FaultyCollectorTests {
             #expect(message.properties["index"] == sent[message.messageId].map { .int($0) })
         }
         // Retry-After was honoured: an event answered 429 was not tried again for a second, and
-        // every event's journey ends delivered.
-        let journeys = dispatcher.journey.all()
+        // every event's timeline ends delivered.
+        let timelines = dispatcher.timeline.all()
         var waits: [TimeInterval] = []
-        for steps in journeys.values {
+        for steps in timelines.values {
             let attempts = steps.filter { $0.kind == .attempt }
             for (index, step) in attempts.enumerated() where (step.detail ?? "").contains("HTTP 429") && index + 1 < attempts.count {
                 waits.append(attempts[index + 1].at.timeIntervalSince(step.at))
@@ -78,9 +78,9 @@ struct FaultyCollectorTests {
         #expect(!waits.isEmpty && waits.allSatisfy { $0 >= 0.95 }, "waits after 429: \(waits.prefix(5))")
         let undelivered = sent.keys.filter { key in
             guard let id = UUID(uuidString: key) else { return true }
-            return journeys[id]?.last?.kind != .delivered
+            return timelines[id]?.last?.kind != .delivered
         }
-        #expect(undelivered.isEmpty, "\(undelivered.count) journeys do not end delivered")
+        #expect(undelivered.isEmpty, "\(undelivered.count) timelines do not end delivered")
         // A 413 split its batch: the next request carried at most half of it.
         let tooLarge = requests.enumerated().filter { $0.element.status == 413 && $0.element.messages.count > 1 }
         #expect(!tooLarge.isEmpty, "no batch of several events met a 413")
@@ -103,7 +103,7 @@ struct FaultyCollectorTests {
                                                  transport: URLSessionTransport(requestTimeout: 2))
         let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
             storePath: directory.file("store.sqlite").path, destination: destination,
-            batch: BatchConfig(deliverySize: 10, flushInterval: 0),
+            batch: BatchConfiguration(deliverySize: 10, flushInterval: 0),
             retryPolicy: RetryPolicy(baseDelay: 0.05, maxDelay: 0.5)))
         let reporter = EventReporter<Probe>(plugins: [dispatcher])
         var sent = Set<UUID>()

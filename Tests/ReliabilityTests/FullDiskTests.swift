@@ -1,4 +1,4 @@
-import Dispatcher
+@testable import Dispatcher
 import Foundation
 import Testing
 import TestSupport
@@ -59,7 +59,7 @@ struct FullDiskTests {
         defer { disk.unmount() }
         let log = DiagnosticLog()
         let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
-            storePath: disk.file("store.sqlite").path, batch: BatchConfig(overflowQueueSize: 2_000), onDiagnostic: log.handler))
+            storePath: disk.file("store.sqlite").path, batch: BatchConfiguration(overflowQueueSize: 2_000), onDiagnostic: log.handler))
         var accepted: [UUID] = []
         var inMemory = 0
         var refused = 0

@@ -1,4 +1,4 @@
-import Dispatcher
+@testable import Dispatcher
 import Foundation
 import Testing
 import TestSupport
@@ -16,7 +16,7 @@ struct LeftoverSegmentTests {
         return "segment-" + String(repeating: "0", count: 20 - digits.count) + digits + ".journal"
     }
 
-    private static func sendAndDrain(_ count: Int, to storePath: String, batch: BatchConfig = BatchConfig()) async throws -> DispatcherCounters {
+    private static func sendAndDrain(_ count: Int, to storePath: String, batch: BatchConfiguration = BatchConfiguration()) async throws -> DispatcherCounters {
         let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(storePath: storePath, batch: batch))
         for index in 0..<count {
             _ = dispatcher.send(TrackedEvent(category: "Probe", name: "view", action: "open", userData: ["index": .int(index)]))
@@ -62,7 +62,7 @@ struct LeftoverSegmentTests {
         // A small budget means small segments (64 KiB), so the run rotates through many of them;
         // the store keeps the newest 512 KiB and evicts the rest, counted.
         let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
-            storePath: storePath, batch: BatchConfig(maxQueueBytes: 512 << 10)))
+            storePath: storePath, batch: BatchConfiguration(maxQueueBytes: 512 << 10)))
         var accepted = 0
         for round in 0..<10 {
             // Occupy the next numbers, beyond every file there now.

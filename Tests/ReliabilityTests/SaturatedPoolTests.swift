@@ -1,4 +1,4 @@
-import Dispatcher
+@testable import Dispatcher
 import Foundation
 import Testing
 import TestSupport
@@ -34,7 +34,7 @@ struct SaturatedPoolTests {
                                                  transport: URLSessionTransport(requestTimeout: 8))
         let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
             storePath: directory.file("store.sqlite").path, destination: destination,
-            batch: BatchConfig(deliverySize: 50, flushInterval: 0), strategy: []))
+            batch: BatchConfiguration(deliverySize: 50, flushInterval: 0), strategy: []))
         let reporter = EventReporter<Probe>(plugins: [dispatcher])
         for index in 0..<20 { reporter.send(name: .tap, action: .open, userData: ["index": .int(index)]) }
 

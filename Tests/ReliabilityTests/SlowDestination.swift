@@ -1,4 +1,4 @@
-import Dispatcher
+@testable import Dispatcher
 import Foundation
 
 /// A destination that takes a fixed time per batch and counts what it acknowledged: makes a

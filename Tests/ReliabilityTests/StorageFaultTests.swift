@@ -1,4 +1,4 @@
-import Dispatcher
+@testable import Dispatcher
 import Foundation
 import Testing
 import TestSupport
@@ -124,7 +124,7 @@ struct StorageFaultTests {
         let log = DiagnosticLog()
         let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
             storePath: storePath, destination: NDJSONFileDestination(fileURL: outbox),
-            batch: BatchConfig(deliverySize: 500, flushInterval: 0), storageRetryInterval: 0.2, onDiagnostic: log.handler))
+            batch: BatchConfiguration(deliverySize: 500, flushInterval: 0), storageRetryInterval: 0.2, onDiagnostic: log.handler))
         let fresh = Self.sendProbes(50, through: dispatcher, from: 10_000).compactMap { $0?.eventID }
         #expect(fresh.count == 50)
         let settled = await dispatcher.flushUntilSettled(timeout: 15)
@@ -224,7 +224,7 @@ struct StorageFaultTests {
         let storePath = blocker.appendingPathComponent("store.sqlite").path
         let log = DiagnosticLog()
         let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
-            storePath: storePath, batch: BatchConfig(overflowQueueSize: 100), storageRetryInterval: 0.2,
+            storePath: storePath, batch: BatchConfiguration(overflowQueueSize: 100), storageRetryInterval: 0.2,
             onDiagnostic: log.handler))
 
         guard case .unavailable(let reason) = dispatcher.storage else {
@@ -279,7 +279,7 @@ struct StorageFaultTests {
             try Data("not a folder".utf8).write(to: blocker)
             let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
                 storePath: blocker.appendingPathComponent("store.sqlite").path,
-                batch: BatchConfig(overflowQueueSize: 200_000), storageRetryInterval: 0.05))
+                batch: BatchConfiguration(overflowQueueSize: 200_000), storageRetryInterval: 0.05))
             #expect(dispatcher.storage != .available)
             let stop = StopFlag()
             let clearing = Task {

@@ -1,4 +1,4 @@
-import Dispatcher
+@testable import Dispatcher
 import Foundation
 import Testing
 import TestSupport
@@ -24,7 +24,7 @@ struct WaitCostTests {
                                                  transport: URLSessionTransport(requestTimeout: 5))
         let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
             storePath: directory.file("store.sqlite").path, destination: destination,
-            batch: BatchConfig(deliverySize: 50, flushInterval: 0), strategy: [],
+            batch: BatchConfiguration(deliverySize: 50, flushInterval: 0), strategy: [],
             retryPolicy: RetryPolicy(baseDelay: 0.05, maxDelay: 0.2)))
         let reporter = EventReporter<Probe>(plugins: [dispatcher])
         for index in 0..<10 { reporter.send(name: .tap, action: .open, userData: ["index": .int(index)]) }

@@ -1,3 +1,4 @@
+import BenchReference
 @testable import Dispatcher
 import Foundation
 import Testing

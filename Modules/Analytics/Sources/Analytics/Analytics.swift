@@ -62,7 +62,7 @@ public final class Analytics: Sendable {
         let contract = try contract ?? configuration.contractPath.map(Self.loadContract)
         self.configuration = configuration
         let diagnostics = Diagnostics()
-        dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
+        let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
             storePath: configuration.storePath,
             destination: try configuration.destination.make(appID: configuration.appID),
             batch: configuration.batch,
@@ -72,7 +72,8 @@ public final class Analytics: Sendable {
             onDiagnostic: { problem in
                 diagnostics.record(problem.area == .storage ? .storage : .delivery, code: problem.area.rawValue, message: problem.message)
             }))
-        guard let store = dispatcher.store else {
+        self.dispatcher = dispatcher
+        guard dispatcher.storage == .available else {
             let reason: String
             if case .unavailable(let why) = dispatcher.storage {
                 // The Dispatcher's reason names the store already; say it once.
@@ -86,9 +87,9 @@ public final class Analytics: Sendable {
         }
         // Identifiers, session and privacy state live in the store's metadata: one file to purge.
         let identityStore = ClosureIdentityStore(
-            get: { try? store.metadata($0) },
-            set: { try store.setMetadata($0, $1) },
-            remove: { try store.setMetadata($0, nil) })
+            get: { try? dispatcher.metadata($0) },
+            set: { try dispatcher.setMetadata($0, $1) },
+            remove: { try dispatcher.setMetadata($0, nil) })
         quality = DataQualityStack(
             configuration: configuration.quality, store: identityStore, contract: contract, diagnostics: diagnostics,
             application: application, device: device, providers: contextProviders)

@@ -23,7 +23,7 @@ extension AnalyticsConfiguration: Codable {
         self.init(storePath: try container.decode(String.self, forKey: .storePath))
         appID = try container.decodeIfPresent(String.self, forKey: .appID) ?? appID
         destination = try container.decodeIfPresent(DestinationSettings.self, forKey: .destination) ?? destination
-        batch = try container.decodeIfPresent(BatchConfig.self, forKey: .batch) ?? batch
+        batch = try container.decodeIfPresent(BatchConfiguration.self, forKey: .batch) ?? batch
         retry = try container.decodeIfPresent(RetryPolicy.self, forKey: .retry) ?? retry
         if let names = try container.decodeIfPresent([String].self, forKey: .strategies) {
             var strategies: BatchDispatchStrategy = []

@@ -41,7 +41,7 @@ public struct AnalyticsConfiguration: Sendable, Equatable {
     /// Where events are delivered. Default ``DestinationSettings/none``: stored, not delivered.
     public var destination: DestinationSettings
     /// Queue bounds and batch sizes: the Dispatcher's one batch model.
-    public var batch: BatchConfig
+    public var batch: BatchConfiguration
     /// When to retry a delivery and when to give up.
     public var retry: RetryPolicy
     /// The moments that trigger a delivery besides the timer and a full batch.
@@ -68,7 +68,7 @@ public struct AnalyticsConfiguration: Sendable, Equatable {
         self.storePath = storePath
         self.destination = destination
         appID = "app"
-        batch = BatchConfig()
+        batch = BatchConfiguration()
         retry = RetryPolicy()
         strategies = [.boot, .willEnterForeground, .didEnterBackground, .reachabilityPings]
         contractPath = nil

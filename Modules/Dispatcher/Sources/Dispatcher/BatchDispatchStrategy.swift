@@ -18,22 +18,10 @@ public struct BatchDispatchStrategy: OptionSet, Sendable, Hashable, Codable {
     public static let didEnterBackground = BatchDispatchStrategy(rawValue: 1 << 2)
     /// Deliver when the network becomes reachable again.
     public static let reachabilityPings = BatchDispatchStrategy(rawValue: 1 << 3)
-    /// Deliver each of the first ``BatchConfig/initialEventsCount`` events of a run at once,
+    /// Deliver each of the first ``BatchConfiguration/initialEventsCount`` events of a run at once,
     /// so a new install or session shows up in the pipeline without waiting for a batch.
     public static let initialEvents = BatchDispatchStrategy(rawValue: 1 << 4)
 
     /// Every strategy.
     public static let all: BatchDispatchStrategy = [.boot, .willEnterForeground, .didEnterBackground, .reachabilityPings, .initialEvents]
-}
-
-/// A change in the host app that can trigger a delivery.
-public enum LifecycleEvent: String, Sendable, Codable {
-    /// The app will enter the foreground.
-    case willEnterForeground
-    /// The app entered the background.
-    case didEnterBackground
-    /// The network became reachable.
-    case reachable
-    /// The network became unreachable: deliveries wait until ``reachable``.
-    case unreachable
 }

@@ -50,8 +50,8 @@ struct DispatcherBackend: Sendable {
     }
 
     /// The journal holds what waits for the store, bounded by the byte budget
-    /// (``BatchConfig/maxQueueBytes``): segments of an eighth of it, between 64 KiB and 4 MiB.
-    static func journalShape(for batch: BatchConfig) -> JournalConfiguration {
+    /// (``BatchConfiguration/maxQueueBytes``): segments of an eighth of it, between 64 KiB and 4 MiB.
+    static func journalShape(for batch: BatchConfiguration) -> JournalConfiguration {
         let segmentBytes = min(4 << 20, max(JournalConfiguration.smallestSegmentBytes, batch.maxQueueBytes / 8))
         return JournalConfiguration(segmentBytes: segmentBytes, maxBytes: batch.maxQueueBytes)
     }

@@ -27,13 +27,13 @@ public final class InMemoryDeliveryQueue: DeliveryQueue, @unchecked Sendable {
     public init() {}
 
     /// Creates a queue holding `events` as pending, created at `createdAt`.
-    public convenience init(events: [EncodedEvent], createdAt: Date = Date()) {
+    package convenience init(events: [EncodedEvent], createdAt: Date = Date()) {
         self.init()
         add(events, createdAt: createdAt)
     }
 
     /// Adds events as pending.
-    public func add(_ events: [EncodedEvent], createdAt: Date = Date()) {
+    package func add(_ events: [EncodedEvent], createdAt: Date = Date()) {
         lock.withLock {
             slots.reserveCapacity(slots.count + events.count)
             for event in events {

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ``EventStore`` is the real one (SQLite); tests may use an in-memory one. Every method is
 /// called from the single delivery task of a destination, never concurrently for one queue.
-public protocol DeliveryQueue: Sendable {
+package protocol DeliveryQueue: Sendable {
     /// Marks up to `limit` pending events that are due at `now` (and fit `maxBytes` together,
     /// always at least one) as in flight and returns them, oldest first.
     func claimBatch(limit: Int, maxBytes: Int, now: Date) throws -> [StoredEvent]
@@ -39,11 +39,11 @@ public protocol DeliveryQueue: Sendable {
 
 extension DeliveryQueue {
     /// Caps nothing and reports no waiting event: a queue without next-attempt times to correct.
-    public func capRetryTimes(notAfter latest: Date, now: Date) throws -> Date? { nil }
+    package func capRetryTimes(notAfter latest: Date, now: Date) throws -> Date? { nil }
 
     /// Keeps nothing: a ``DeliveryWorker`` remembers the collector's `Retry-After` for its own life.
-    public func holdDeliveries(until date: Date) throws {}
+    package func holdDeliveries(until date: Date) throws {}
 
     /// None recorded.
-    public func deliveryHold() throws -> Date? { nil }
+    package func deliveryHold() throws -> Date? { nil }
 }

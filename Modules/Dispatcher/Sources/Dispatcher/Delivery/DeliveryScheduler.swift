@@ -40,7 +40,7 @@ final class DeliveryScheduler: @unchecked Sendable {
         self.roundBudget = roundBudget
         self.onReport = onReport
         if flushInterval > 0 {
-            let box = WeakScheduler()
+            let box = WeakBox<DeliveryScheduler>()
             intervalTimer = LibraryTimer(after: flushInterval, repeating: flushInterval) { box.value?.request() }
             box.value = self
         }
@@ -152,7 +152,7 @@ final class DeliveryScheduler: @unchecked Sendable {
     /// Runs a round at `date`, but never later than the retry policy's longest wait from now.
     private func scheduleRetry(at date: Date) {
         let delay = max(0.05, min(date.timeIntervalSinceNow, worker.configuration.retryPolicy.maxWait))
-        let box = WeakScheduler()
+        let box = WeakBox<DeliveryScheduler>()
         box.value = self
         let timer = LibraryTimer(after: delay) { box.value?.request() }
         let previous = lock.withLock {
@@ -162,17 +162,5 @@ final class DeliveryScheduler: @unchecked Sendable {
         }
         previous?.cancel()
         if lock.withLock({ closed }) { timer.cancel() }
-    }
-}
-
-/// A weak reference to a scheduler for its timers' handlers, so that a timer never keeps its
-/// scheduler alive.
-private final class WeakScheduler: @unchecked Sendable {
-    // Safe: `stored` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private weak var stored: DeliveryScheduler?
-    var value: DeliveryScheduler? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
     }
 }

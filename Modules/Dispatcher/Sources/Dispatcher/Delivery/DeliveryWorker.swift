@@ -20,9 +20,9 @@ import Foundation
 /// The worker runs on a serial dispatch queue of its own, not on Swift's cooperative pool: its
 /// blocking queue calls (SQLite) and the rounds' code, the destination's included, never take
 /// a pool thread, and a host that blocks every pool thread does not stall them.
-public actor DeliveryWorker {
+actor DeliveryWorker {
     /// Where the worker is in its life.
-    public enum State: Sendable, Equatable {
+    enum State: Sendable, Equatable {
         /// Waiting for a round.
         case idle
         /// A round is running.
@@ -32,11 +32,11 @@ public actor DeliveryWorker {
     }
 
     /// The current state.
-    public private(set) var state: State = .idle
+    private(set) var state: State = .idle
     /// The destination delivered to.
-    public nonisolated let destination: any Destination
+    nonisolated let destination: any Destination
     /// The configuration.
-    public nonisolated let configuration: DeliveryWorkerConfiguration
+    nonisolated let configuration: DeliveryWorkerConfiguration
     private let queue: any DeliveryQueue
     private let observer: (@Sendable (DeliveryAttempt) -> Void)?
     private let progress: (@Sendable (DeliveryReport) -> Void)?
@@ -52,7 +52,7 @@ public actor DeliveryWorker {
     nonisolated let executor: QueueExecutor
 
     /// The worker's own serial executor (see the type's documentation).
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     /// Creates a worker.
     /// - Parameters:
@@ -61,7 +61,7 @@ public actor DeliveryWorker {
     ///   - configuration: batch size, retry policy, clock and randomness.
     ///   - observer: called for every settled attempt, with the events and the decision.
     ///   - progress: called after every batch with the round's running report.
-    public init(
+    init(
         queue: any DeliveryQueue, destination: any Destination,
         configuration: DeliveryWorkerConfiguration = DeliveryWorkerConfiguration(),
         observer: (@Sendable (DeliveryAttempt) -> Void)? = nil,
@@ -86,7 +86,7 @@ public actor DeliveryWorker {
     ///     delay it). The collector's `Retry-After` still holds: the round waits for it, costing
     ///     no CPU, when it ends before `deadline`, and otherwise ends at once with
     ///     ``DeliveryStopReason/backingOff`` and ``DeliveryReport/earliestNextAttempt``.
-    public func deliverAvailable(deadline: Date, ignoringBackoff: Bool = false) async -> DeliveryReport {
+    func deliverAvailable(deadline: Date, ignoringBackoff: Bool = false) async -> DeliveryReport {
         while let running = currentRound { _ = await running.value }
         guard state != .stopped else {
             var report = DeliveryReport()
@@ -106,7 +106,7 @@ public actor DeliveryWorker {
 
     /// Ends the round in progress after its current batch, without cancelling a request in
     /// flight (what ``DeliveryScheduler`` does on pause); later rounds run as usual.
-    public func finishAfterCurrentBatch() {
+    func finishAfterCurrentBatch() {
         if state == .delivering {
             finishRequested = true
             holdWait?.interrupt()
@@ -114,7 +114,7 @@ public actor DeliveryWorker {
     }
 
     /// Stops the worker: the round in progress finishes its batch, later rounds return at once.
-    public func stop() async {
+    func stop() async {
         state = .stopped
         holdWait?.interrupt()
         if let running = currentRound { _ = await running.value }

@@ -1,18 +1,18 @@
 import Foundation
 
 /// How a ``DeliveryWorker`` claims and retries.
-public struct DeliveryWorkerConfiguration: Sendable {
+struct DeliveryWorkerConfiguration: Sendable {
     /// The most events in one batch (the byte budget comes from the destination).
-    public var deliverySize: Int
+    var deliverySize: Int
     /// The retry policy.
-    public var retryPolicy: RetryPolicy
+    var retryPolicy: RetryPolicy
     /// The current time. Injected for tests.
-    public var clock: @Sendable () -> Date
+    var clock: @Sendable () -> Date
     /// A value in `0 ..< 1` for retry jitter. Injected for tests.
-    public var random: @Sendable () -> Double
+    var random: @Sendable () -> Double
 
     /// Creates a configuration.
-    public init(
+    init(
         deliverySize: Int = 500, retryPolicy: RetryPolicy = RetryPolicy(),
         clock: @escaping @Sendable () -> Date = { Date() },
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }

@@ -7,7 +7,7 @@ public enum RefusalReason: String, Sendable, CaseIterable, CustomStringConvertib
     /// The Dispatcher was closed.
     case closed = "dispatcher closed"
     /// Neither the journal (its byte budget full, a full disk, an unwritable folder) nor the
-    /// memory overflow (``BatchConfig/overflowQueueSize``) had room.
+    /// memory overflow (``BatchConfiguration/overflowQueueSize``) had room.
     case noRoom = "no room in the journal or in memory"
 
     /// The reason as a short phrase.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What to do with events after a delivery attempt, as ``RetryPolicy`` decides it.
-public enum RetryDecision: Sendable, Hashable {
+enum RetryDecision: Sendable, Hashable {
     /// Delivered: remove them.
     case acknowledge
     /// Keep them pending until `at`.

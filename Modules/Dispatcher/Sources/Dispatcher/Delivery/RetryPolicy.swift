@@ -135,7 +135,7 @@ public struct RetryPolicy: Sendable, Equatable, Codable {
     ///   - batchCount: how many events were sent together (for 413).
     ///   - now: the current time.
     ///   - random: a value in `0 ..< 1` for the jitter.
-    public func decide(
+    func decide(
         _ outcome: DeliveryOutcome, attempt: Int, createdAt: Date, batchCount: Int, now: Date, random: Double
     ) -> RetryDecision {
         switch outcome {

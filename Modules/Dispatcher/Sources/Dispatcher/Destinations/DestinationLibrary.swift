@@ -1,21 +1,21 @@
 import Tracking
 
 /// The library name and version a destination reports in its payloads.
-public struct DestinationLibrary: Sendable, Equatable {
+struct DestinationLibrary: Sendable, Equatable {
     /// The library name.
-    public var name: String
+    var name: String
     /// The library version.
-    public var version: String
+    var version: String
 
     /// Creates a library description.
-    public init(name: String, version: String) {
+    init(name: String, version: String) {
         self.name = name
         self.version = version
     }
 
     /// The `User-Agent` header value of requests, `name/version`.
-    public var userAgent: String { name + "/" + version }
+    var userAgent: String { name + "/" + version }
 
     /// This framework, as ``Tracking/TrackingLibrary`` defines it (`swift-tracking` `0.1.0`).
-    public static let tracking = DestinationLibrary(name: TrackingLibrary.name, version: TrackingLibrary.version)
+    static let tracking = DestinationLibrary(name: TrackingLibrary.name, version: TrackingLibrary.version)
 }

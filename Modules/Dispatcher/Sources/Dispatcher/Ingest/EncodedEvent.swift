@@ -7,23 +7,23 @@ import TrackingJSON
 ///
 /// Encoding happens once, on the sender's thread; wire encoders splice these JSON fragments
 /// into their payloads without decoding them again.
-public struct EncodedEvent: Sendable, Equatable {
+package struct EncodedEvent: Sendable, Equatable {
     /// The event id (UUIDv7), the delivery idempotency key.
-    public var id: UUID
+    package var id: UUID
     /// When the event was sent, in milliseconds since 1970.
-    public var timestampMilliseconds: Int64
+    package var timestampMilliseconds: Int64
     /// The category.
-    public var category: String
+    package var category: String
     /// The name.
-    public var name: String
+    package var name: String
     /// The action.
-    public var action: String
+    package var action: String
     /// `userData` as a JSON object.
-    public var userDataJSON: [UInt8]
+    package var userDataJSON: [UInt8]
     /// `context` as a JSON object.
-    public var contextJSON: [UInt8]
+    package var contextJSON: [UInt8]
     /// `flags` as a JSON array of `{"code":…,"detail":…}` objects.
-    public var flagsJSON: [UInt8]
+    package var flagsJSON: [UInt8]
 
     /// Encodes an event. Runs on the sender's thread, so it does as little as it can: keys are
     /// written in the dictionary's order, and empty context and flags share one constant.
@@ -32,7 +32,7 @@ public struct EncodedEvent: Sendable, Equatable {
     /// or context are written as the placeholder and the event flagged
     /// ``Tracking/EventFlag/userDataTruncated`` or ``Tracking/EventFlag/contextTruncated``, so
     /// an event built by hand is as safe to persist and deliver as one from an `EventReporter`.
-    public init(_ event: TrackedEvent) {
+    package init(_ event: TrackedEvent) {
         id = event.id
         timestampMilliseconds = JSONText.milliseconds(event.timestamp)
         category = event.category
@@ -83,7 +83,7 @@ public struct EncodedEvent: Sendable, Equatable {
     }
 
     /// Creates an encoded event from its parts (as read back from a store or journal).
-    public init(
+    package init(
         id: UUID, timestampMilliseconds: Int64, category: String, name: String, action: String,
         userDataJSON: [UInt8], contextJSON: [UInt8], flagsJSON: [UInt8]
     ) {
@@ -98,19 +98,19 @@ public struct EncodedEvent: Sendable, Equatable {
     }
 
     /// The kind of call the event records, derived from ``category`` (see ``Tracking/EventKind``).
-    public var kind: EventKind { EventKind(category: category) }
+    package var kind: EventKind { EventKind(category: category) }
 
     /// The event's timestamp.
-    public var timestamp: Date { Date(timeIntervalSince1970: Double(timestampMilliseconds) / 1000) }
+    package var timestamp: Date { Date(timeIntervalSince1970: Double(timestampMilliseconds) / 1000) }
 
     /// The bytes this event occupies in a payload, roughly: used for byte limits.
-    public var approximateSize: Int {
+    package var approximateSize: Int {
         64 + category.utf8.count + name.utf8.count + action.utf8.count
             + userDataJSON.count + contextJSON.count + flagsJSON.count
     }
 
     /// Decodes the event back into a ``Tracking/TrackedEvent`` (for the monitor and tests).
-    public func decoded() throws -> TrackedEvent {
+    package func decoded() throws -> TrackedEvent {
         let decoder = JSONDecoder()
         return TrackedEvent(
             id: id,
@@ -125,7 +125,7 @@ public struct EncodedEvent: Sendable, Equatable {
     }
 
     /// The flag codes, decoded from ``flagsJSON``; empty when it cannot be read.
-    public var flagCodes: [String] {
+    package var flagCodes: [String] {
         ((try? JSONDecoder().decode([EventFlag].self, from: Data(flagsJSON))) ?? []).map(\.description)
     }
 }

@@ -1,15 +1,15 @@
 import Foundation
 
 /// How an ``IngestWriter`` moves events from its journal into the store.
-public struct IngestConfiguration: Sendable, Equatable {
+struct IngestConfiguration: Sendable, Equatable {
     /// The most events per SQLite transaction (group commit).
-    public var batchSize: Int
+    var batchSize: Int
     /// The first wait before retrying after the store failed; doubles up to ``maxRetryInterval``.
-    public var retryInterval: TimeInterval
+    var retryInterval: TimeInterval
     /// The longest wait between retries.
-    public var maxRetryInterval: TimeInterval
+    var maxRetryInterval: TimeInterval
     /// Segment size and the bound on events waiting for the store.
-    public var journal: JournalConfiguration
+    var journal: JournalConfiguration
 
     /// Creates a configuration.
     /// - Parameters:
@@ -17,7 +17,7 @@ public struct IngestConfiguration: Sendable, Equatable {
     ///   - retryInterval: first retry wait after a store failure. Defaults to 0.25 s.
     ///   - maxRetryInterval: longest retry wait. Defaults to 5 s.
     ///   - journal: the journal's shape. Defaults to 16 segments of 4 MiB.
-    public init(batchSize: Int = 1_000, retryInterval: TimeInterval = 0.25, maxRetryInterval: TimeInterval = 5,
+    init(batchSize: Int = 1_000, retryInterval: TimeInterval = 0.25, maxRetryInterval: TimeInterval = 5,
                 journal: JournalConfiguration = JournalConfiguration()) {
         self.batchSize = max(1, batchSize)
         self.retryInterval = max(0.001, retryInterval)

@@ -16,7 +16,7 @@ import Foundation
 ///   `false` and the event is counted as dropped (the ``Dispatcher`` uses ``write(_:)`` instead
 ///   and keeps such events in memory). Nothing here crashes on I/O.
 /// - ``close(timeout:)`` persists everything enqueued, then stops the thread.
-public final class IngestWriter: @unchecked Sendable {
+final class IngestWriter: @unchecked Sendable {
     // Safe: `committed`, `stats`, `stopping`, `finished`, `crashed` and `lastReport` are guarded
     // by `condition`; `readCursor` and `pendingBatch` are touched only by the writer thread (or by
     // `init` before the thread starts); the journal and the store are thread-safe themselves.
@@ -31,16 +31,16 @@ public final class IngestWriter: @unchecked Sendable {
     private var pendingBatch: EventJournal.Batch?
 
     /// The store events are moved into.
-    public let store: EventStore
+    let store: EventStore
     /// The journal events are appended to.
-    public let journal: EventJournal
+    let journal: EventJournal
     /// Batch size, retry timing and journal bounds.
-    public let configuration: IngestConfiguration
+    let configuration: IngestConfiguration
     private let onPersisted: (@Sendable ([EncodedEvent], InsertOutcome) -> Void)?
     private let onError: (@Sendable (any Error) -> Void)?
 
     /// The `meta` key under which the journal position reached is stored.
-    public static let positionKey = "_ingest.journal_position"
+    static let positionKey = "_ingest.journal_position"
 
     /// Opens the journal, replays what an earlier run left in it, and starts the writer thread.
     /// - Parameters:
@@ -52,7 +52,7 @@ public final class IngestWriter: @unchecked Sendable {
     ///   - onError: called on the writer or calling thread when storing or journalling fails
     ///     (at most once a second for a repeated error).
     /// - Throws: ``StoreError`` or ``JournalError`` when the journal folder cannot be created or read.
-    public init(
+    init(
         store: EventStore,
         journalDirectory: String? = nil,
         configuration: IngestConfiguration = IngestConfiguration(),
@@ -82,7 +82,7 @@ public final class IngestWriter: @unchecked Sendable {
     /// - Returns: `false` when the event was dropped (journal full, closed, unwritable, or the
     ///   event too large); the drop is counted and reported.
     @discardableResult
-    public func enqueue(_ event: EncodedEvent) -> Bool {
+    func enqueue(_ event: EncodedEvent) -> Bool {
         do {
             try journal.append(event)
             return true
@@ -95,7 +95,7 @@ public final class IngestWriter: @unchecked Sendable {
     /// Enqueues several events under one journal lock, in order.
     /// - Returns: how many were accepted (the first ones); the rest were dropped and counted.
     @discardableResult
-    public func enqueue(contentsOf events: [EncodedEvent]) -> Int {
+    func enqueue(contentsOf events: [EncodedEvent]) -> Int {
         let (written, error) = journal.append(contentsOf: events)
         if let error { dropped(events.count - written, error) }
         return written
@@ -123,7 +123,7 @@ public final class IngestWriter: @unchecked Sendable {
 
     /// Waits until everything enqueued before this call is committed to the store.
     /// - Returns: `true` when it is, `false` when `timeout` seconds passed first.
-    public func waitUntilPersisted(timeout: TimeInterval) -> Bool {
+    func waitUntilPersisted(timeout: TimeInterval) -> Bool {
         let target = journal.endPosition
         if hasNotCommitted(target) { journal.wakeConsumer() } // no linger: someone is waiting
         let deadline = Date(timeIntervalSinceNow: timeout)
@@ -140,7 +140,7 @@ public final class IngestWriter: @unchecked Sendable {
     }
 
     /// Counters since start.
-    public var statistics: IngestStatistics {
+    var statistics: IngestStatistics {
         var snapshot = condition.withLock { stats }
         snapshot.enqueued = journal.appendedCount
         return snapshot
@@ -152,7 +152,7 @@ public final class IngestWriter: @unchecked Sendable {
     /// - Returns: whether everything enqueued reached the store (when not, it stays in the
     ///   journal for the next start).
     @discardableResult
-    public func close(timeout: TimeInterval = 10) -> Bool {
+    func close(timeout: TimeInterval = 10) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.withLock {
             stopping = true

@@ -1,5 +1,5 @@
 /// Why an ``EventJournal`` could not take or read a record.
-public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
+enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A segment file or the folder could not be created, sized or mapped.
     case io(path: String, operation: String, errno: Int32)
     /// The journal's segments fill its byte budget: the events in them have not reached the
@@ -11,7 +11,7 @@ public enum JournalError: Error, Sendable, Equatable, CustomStringConvertible {
     case closed
 
     /// A readable sentence.
-    public var description: String {
+    var description: String {
         switch self {
         case let .io(path, operation, code): "journal \(operation) failed for \(path): \(FileProtection.describe(code)) (errno \(code))"
         case let .full(bytes): "journal is full (its budget of \(bytes) bytes holds events not yet in the store)"

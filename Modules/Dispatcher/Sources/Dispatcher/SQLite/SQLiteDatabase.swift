@@ -6,30 +6,30 @@ import Foundation
 ///
 /// Not thread-safe by itself: its owner (``EventStore``) serialises every call with a lock, and
 /// the connection is opened in SQLite's multi-thread mode (no SQLite mutex of its own).
-public final class SQLiteDatabase {
+final class SQLiteDatabase {
     private var handle: OpaquePointer?
     private var cache: [String: SQLiteStatement] = [:]
     /// The database file.
-    public let path: String
+    let path: String
 
     /// How to open the file.
-    public struct OpenFlags: OptionSet, Sendable {
+    struct OpenFlags: OptionSet, Sendable {
         /// The raw `SQLITE_OPEN_*` bits.
-        public var rawValue: Int32
+        var rawValue: Int32
         /// Creates flags from raw bits.
-        public init(rawValue: Int32) { self.rawValue = rawValue }
+        init(rawValue: Int32) { self.rawValue = rawValue }
         /// Open for reading only.
-        public static let readOnly = OpenFlags(rawValue: SQLITE_OPEN_READONLY)
+        static let readOnly = OpenFlags(rawValue: SQLITE_OPEN_READONLY)
         /// Open for reading and writing.
-        public static let readWrite = OpenFlags(rawValue: SQLITE_OPEN_READWRITE)
+        static let readWrite = OpenFlags(rawValue: SQLITE_OPEN_READWRITE)
         /// Create the file when missing (with ``readWrite``).
-        public static let create = OpenFlags(rawValue: SQLITE_OPEN_CREATE)
+        static let create = OpenFlags(rawValue: SQLITE_OPEN_CREATE)
         /// No SQLite mutex: the caller serialises access.
-        public static let noMutex = OpenFlags(rawValue: SQLITE_OPEN_NOMUTEX)
+        static let noMutex = OpenFlags(rawValue: SQLITE_OPEN_NOMUTEX)
         /// The path is a `file:` URI (see ``SQLiteDatabase/readOnlyURI(_:)``).
-        public static let uri = OpenFlags(rawValue: SQLITE_OPEN_URI)
+        static let uri = OpenFlags(rawValue: SQLITE_OPEN_URI)
         /// Read-write, created when missing, serialised by the caller.
-        public static let standard: OpenFlags = [.readWrite, .create, .noMutex]
+        static let standard: OpenFlags = [.readWrite, .create, .noMutex]
     }
 
     /// Opens (and with ``OpenFlags/create`` creates) a database file.
@@ -37,7 +37,7 @@ public final class SQLiteDatabase {
     ///   - path: the file.
     ///   - flags: how to open it.
     ///   - busyTimeout: how long to wait for another connection's lock, in milliseconds.
-    public init(path: String, flags: OpenFlags = .standard, busyTimeout: Int32 = 5_000) throws(SQLiteError) {
+    init(path: String, flags: OpenFlags = .standard, busyTimeout: Int32 = 5_000) throws(SQLiteError) {
         self.path = path
         var connection: OpaquePointer?
         let result = sqlite3_open_v2(path, &connection, flags.rawValue | SQLITE_OPEN_EXRESCODE, nil)
@@ -62,7 +62,7 @@ public final class SQLiteDatabase {
     ///   as a plain read-only connection would create both files. Such a reader sees the file as
     ///   it is while no writer opens it (a writer that opens it later is not seen).
     /// - otherwise (a `-wal` without its index): `mode=ro`.
-    public static func readOnlyURI(_ path: String) -> String {
+    static func readOnlyURI(_ path: String) -> String {
         let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
         let files = FileManager.default
         if files.fileExists(atPath: path + "-shm") { return "file:\(escaped)?mode=ro&readonly_shm=1" }
@@ -71,10 +71,10 @@ public final class SQLiteDatabase {
     }
 
     /// Whether the connection is open.
-    public var isOpen: Bool { handle != nil }
+    var isOpen: Bool { handle != nil }
 
     /// Closes the connection (idempotent). Cached statements are finalised first.
-    public func close() {
+    func close() {
         cache.removeAll()
         if let handle { sqlite3_close_v2(handle) }
         handle = nil
@@ -97,7 +97,7 @@ public final class SQLiteDatabase {
     }
 
     /// Runs one or more SQL statements that return no rows of interest.
-    public func execute(_ sql: String) throws(SQLiteError) {
+    func execute(_ sql: String) throws(SQLiteError) {
         let database = try connection(sql: sql)
         var message: UnsafeMutablePointer<CChar>?
         let result = sqlite3_exec(database, sql, nil, nil, &message)
@@ -109,12 +109,12 @@ public final class SQLiteDatabase {
     }
 
     /// Prepares a statement that the caller owns.
-    public func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+    func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         try SQLiteStatement(database: connection(sql: sql), sql: sql)
     }
 
     /// A prepared statement reused across calls, reset and with its bindings cleared.
-    public func cached(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+    func cached(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         if let statement = cache[sql] {
             statement.reset()
             return statement
@@ -125,26 +125,26 @@ public final class SQLiteDatabase {
     }
 
     /// Runs a query and returns the first column of its first row as text.
-    public func scalarText(_ sql: String) throws(SQLiteError) -> String? {
+    func scalarText(_ sql: String) throws(SQLiteError) -> String? {
         let statement = try prepare(sql)
         return try statement.step() ? statement.string(0) : nil
     }
 
     /// Runs a query and returns the first column of its first row as an integer.
-    public func scalarInt(_ sql: String) throws(SQLiteError) -> Int64? {
+    func scalarInt(_ sql: String) throws(SQLiteError) -> Int64? {
         let statement = try prepare(sql)
         return try statement.step() ? statement.int64(0) : nil
     }
 
     /// The rowid of the last row inserted on this connection.
-    public var lastInsertRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
+    var lastInsertRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
-    public var changes: Int { handle.map { Int(sqlite3_changes($0)) } ?? 0 }
+    var changes: Int { handle.map { Int(sqlite3_changes($0)) } ?? 0 }
 
     /// Runs `body` in a transaction (`BEGIN IMMEDIATE`), committed when it returns and rolled back
     /// when it throws.
-    public func transaction<Result>(_ body: () throws -> Result) throws -> Result {
+    func transaction<Result>(_ body: () throws -> Result) throws -> Result {
         try execute("BEGIN IMMEDIATE")
         do {
             let result = try body()
@@ -158,7 +158,7 @@ public final class SQLiteDatabase {
 
     /// Switches to write-ahead logging and checks that SQLite agreed, sets `synchronous = NORMAL`.
     /// - Throws: ``SQLiteError`` when the journal mode is not `wal` afterwards.
-    public func enableWriteAheadLog() throws(SQLiteError) {
+    func enableWriteAheadLog() throws(SQLiteError) {
         let mode = try scalarText("PRAGMA journal_mode = WAL")
         guard mode?.lowercased() == "wal" else {
             throw SQLiteError(extendedCode: SQLiteError.error,
@@ -168,10 +168,10 @@ public final class SQLiteDatabase {
     }
 
     /// The current journal mode (`wal`, `delete`, …).
-    public func journalMode() throws(SQLiteError) -> String? { try scalarText("PRAGMA journal_mode") }
+    func journalMode() throws(SQLiteError) -> String? { try scalarText("PRAGMA journal_mode") }
 
     /// The version of the SQLite library in use.
-    public static var libraryVersion: String { String(cString: sqlite3_libversion()) }
+    static var libraryVersion: String { String(cString: sqlite3_libversion()) }
 
     /// Limits the database to `pages` pages (writes beyond fail with ``SQLiteError/full``).
     func setMaxPageCount(_ pages: Int) throws(SQLiteError) {

@@ -5,51 +5,51 @@
 /// ```swift
 /// catch let error as SQLiteError where error.code == SQLiteError.full { … }
 /// ```
-public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
+struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The primary result code (`SQLITE_BUSY`, `SQLITE_CORRUPT`, …), the low byte of ``extendedCode``.
-    public var code: Int32 { extendedCode & 0xFF }
+    var code: Int32 { extendedCode & 0xFF }
     /// The extended result code, for example `SQLITE_IOERR_WRITE`.
-    public var extendedCode: Int32
+    var extendedCode: Int32
     /// SQLite's message for the error.
-    public var message: String
+    var message: String
     /// The SQL that failed, if any.
-    public var sql: String?
+    var sql: String?
 
     /// Creates an error.
-    public init(extendedCode: Int32, message: String, sql: String? = nil) {
+    init(extendedCode: Int32, message: String, sql: String? = nil) {
         self.extendedCode = extendedCode
         self.message = message
         self.sql = sql
     }
 
     /// `SQLITE_ERROR`: a generic error (bad SQL, missing table).
-    public static let error: Int32 = 1
+    static let error: Int32 = 1
     /// `SQLITE_PERM`: access permission denied.
-    public static let permission: Int32 = 3
+    static let permission: Int32 = 3
     /// `SQLITE_BUSY`: the database file is locked.
-    public static let busy: Int32 = 5
+    static let busy: Int32 = 5
     /// `SQLITE_READONLY`: an attempt to write a read-only database.
-    public static let readOnly: Int32 = 8
+    static let readOnly: Int32 = 8
     /// `SQLITE_IOERR`: a disk I/O error.
-    public static let ioError: Int32 = 10
+    static let ioError: Int32 = 10
     /// `SQLITE_CORRUPT`: the database disk image is malformed.
-    public static let corrupt: Int32 = 11
+    static let corrupt: Int32 = 11
     /// `SQLITE_FULL`: the disk (or the configured page limit) is full.
-    public static let full: Int32 = 13
+    static let full: Int32 = 13
     /// `SQLITE_CANTOPEN`: the file could not be opened.
-    public static let cannotOpen: Int32 = 14
+    static let cannotOpen: Int32 = 14
     /// `SQLITE_CONSTRAINT`: a constraint was violated.
-    public static let constraint: Int32 = 19
+    static let constraint: Int32 = 19
     /// `SQLITE_MISUSE`: the library was used incorrectly.
-    public static let misuse: Int32 = 21
+    static let misuse: Int32 = 21
     /// `SQLITE_NOTADB`: the file is not a database.
-    public static let notADatabase: Int32 = 26
+    static let notADatabase: Int32 = 26
 
     /// Whether the file is damaged or is not a database at all (`SQLITE_CORRUPT`, `SQLITE_NOTADB`).
-    public var isCorruption: Bool { code == Self.corrupt || code == Self.notADatabase }
+    var isCorruption: Bool { code == Self.corrupt || code == Self.notADatabase }
 
     /// `SQLite error 13 (extended 13): database or disk is full — in INSERT …`.
-    public var description: String {
+    var description: String {
         var text = "SQLite error \(code)"
         if extendedCode != code { text += " (extended \(extendedCode))" }
         text += ": \(message)"

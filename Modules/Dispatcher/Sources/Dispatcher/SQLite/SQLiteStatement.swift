@@ -5,11 +5,11 @@ import Foundation
 /// (0-based), reset to run again.
 ///
 /// Statements belong to one ``SQLiteDatabase`` and are used under its owner's lock.
-public final class SQLiteStatement {
+final class SQLiteStatement {
     private let handle: OpaquePointer
     private let database: OpaquePointer
     /// The statement's SQL text.
-    public let sql: String
+    let sql: String
 
     init(database: OpaquePointer, sql: String) throws(SQLiteError) {
         var statement: OpaquePointer?
@@ -31,22 +31,22 @@ public final class SQLiteStatement {
     }
 
     /// Binds an integer.
-    public func bind(_ value: Int64, at index: Int32) throws(SQLiteError) {
+    func bind(_ value: Int64, at index: Int32) throws(SQLiteError) {
         try check(sqlite3_bind_int64(handle, index, value))
     }
 
     /// Binds an integer.
-    public func bind(_ value: Int, at index: Int32) throws(SQLiteError) {
+    func bind(_ value: Int, at index: Int32) throws(SQLiteError) {
         try check(sqlite3_bind_int64(handle, index, Int64(value)))
     }
 
     /// Binds a double.
-    public func bind(_ value: Double, at index: Int32) throws(SQLiteError) {
+    func bind(_ value: Double, at index: Int32) throws(SQLiteError) {
         try check(sqlite3_bind_double(handle, index, value))
     }
 
     /// Binds a text value, or NULL when `value` is `nil`.
-    public func bind(_ value: String?, at index: Int32) throws(SQLiteError) {
+    func bind(_ value: String?, at index: Int32) throws(SQLiteError) {
         guard var text = value else { return try bindNull(at: index) }
         let result = text.withUTF8 { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, Self.transient) }
@@ -58,7 +58,7 @@ public final class SQLiteStatement {
     }
 
     /// Binds a blob (copied).
-    public func bind(bytes value: [UInt8], at index: Int32) throws(SQLiteError) {
+    func bind(bytes value: [UInt8], at index: Int32) throws(SQLiteError) {
         let result = value.withUnsafeBytes { buffer in
             sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count), Self.transient)
         }
@@ -66,7 +66,7 @@ public final class SQLiteStatement {
     }
 
     /// Binds a UUID as its 16 raw bytes.
-    public func bind(_ value: UUID, at index: Int32) throws(SQLiteError) {
+    func bind(_ value: UUID, at index: Int32) throws(SQLiteError) {
         var uuid = value.uuid
         let result = withUnsafeBytes(of: &uuid) { buffer in
             sqlite3_bind_blob(handle, index, buffer.baseAddress, 16, Self.transient)
@@ -75,14 +75,14 @@ public final class SQLiteStatement {
     }
 
     /// Binds NULL.
-    public func bindNull(at index: Int32) throws(SQLiteError) {
+    func bindNull(at index: Int32) throws(SQLiteError) {
         try check(sqlite3_bind_null(handle, index))
     }
 
     /// Runs the statement to its next row.
     /// - Returns: `true` when a row is available, `false` when the statement is done.
     @discardableResult
-    public func step() throws(SQLiteError) -> Bool {
+    func step() throws(SQLiteError) -> Bool {
         let result = sqlite3_step(handle)
         switch result {
         case SQLITE_ROW: return true
@@ -92,44 +92,44 @@ public final class SQLiteStatement {
     }
 
     /// Resets the statement and clears its bindings, ready to run again.
-    public func reset() {
+    func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
     }
 
     /// Resets the statement but keeps its bindings (for a loop that rebinds every parameter).
-    public func rewind() {
+    func rewind() {
         sqlite3_reset(handle)
     }
 
     /// Whether the column holds NULL.
-    public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 
     /// The column as an integer (0 for NULL).
-    public func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 
     /// The column as an integer (0 for NULL).
-    public func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
+    func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
 
     /// The column as a double (0 for NULL).
-    public func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+    func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
 
     /// The column as text, or `nil` for NULL.
-    public func string(_ column: Int32) -> String? {
+    func string(_ column: Int32) -> String? {
         guard let text = sqlite3_column_text(handle, column) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
     /// The column as bytes (empty for NULL).
-    public func bytes(_ column: Int32) -> [UInt8] {
+    func bytes(_ column: Int32) -> [UInt8] {
         let count = Int(sqlite3_column_bytes(handle, column))
         guard count > 0, let blob = sqlite3_column_blob(handle, column) else { return [] }
         return Array(UnsafeRawBufferPointer(start: blob, count: count))
     }
 
     /// The column as a UUID, or `nil` when it is not a 16-byte blob.
-    public func uuid(_ column: Int32) -> UUID? {
+    func uuid(_ column: Int32) -> UUID? {
         guard sqlite3_column_bytes(handle, column) == 16, let blob = sqlite3_column_blob(handle, column) else { return nil }
         var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: UnsafeRawBufferPointer(start: blob, count: 16)) }

@@ -3,7 +3,7 @@ public enum StorageState: Sendable, Equatable, CustomStringConvertible {
     /// Events go to the journal and the store.
     case available
     /// The store could not be opened (read-only folder, full disk, unusable path): events wait
-    /// in memory, up to ``BatchConfig/overflowQueueSize``, and opening is retried.
+    /// in memory, up to ``BatchConfiguration/overflowQueueSize``, and opening is retried.
     case unavailable(reason: String)
 
     /// `available`, or `unavailable: reason`.

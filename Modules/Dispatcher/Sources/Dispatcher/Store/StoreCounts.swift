@@ -1,4 +1,4 @@
-/// What an ``EventStore`` holds, read without scanning (the counters live in the store file).
+/// What the event store holds, read without scanning (the counters live in the store file).
 public struct StoreCounts: Sendable, Equatable, CustomStringConvertible {
     /// Events waiting for delivery or their next retry.
     public var pending: Int
@@ -6,9 +6,9 @@ public struct StoreCounts: Sendable, Equatable, CustomStringConvertible {
     public var inFlight: Int
     /// Events refused or past their attempts: kept until deleted on request.
     public var rejected: Int
-    /// The sum of the held events' ``EncodedEvent/approximateSize``.
+    /// The sum of the held events' ``StoredEvent/approximateSize``.
     public var bytes: Int
-    /// Events evicted by ``StoreLimits`` since the store was created (or purged).
+    /// Events evicted by the queue bounds (``BatchConfiguration``) since the store was created (or purged).
     public var evicted: Int
     /// Events held until consent is known (``EventStatus/held``): never delivered or evicted.
     public var held: Int

@@ -1,15 +1,16 @@
-/// Why the event store could not do what was asked. Every case carries the file and its cause.
+/// Why the event store could not do what was asked. Every case carries the file and its cause
+/// (for a SQLite failure, SQLite's message and result code, as text).
 public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// The store file or its folder could not be created or opened (missing or read-only folder,
     /// a path through a regular file, permissions). `errno` is the system error when known.
     case cannotOpen(path: String, reason: String, errno: Int32?)
     /// The folder or file is read-only: nothing can be written.
-    case readOnly(path: String, cause: SQLiteError)
+    case readOnly(path: String, cause: String)
     /// The disk (or the configured size limit) is full.
-    case diskFull(path: String, cause: SQLiteError)
+    case diskFull(path: String, cause: String)
     /// The file is damaged or not a database. It has been set aside as `setAsidePath` (when
     /// renaming worked) and a fresh store opened in its place.
-    case corrupt(path: String, setAsidePath: String?, cause: SQLiteError)
+    case corrupt(path: String, setAsidePath: String?, cause: String)
     /// The file at `path` exists but is not an event store: it lacks the store's signature (a
     /// text file, random bytes, another application's database; `reason` says which). It was
     /// left untouched: not opened for writing, renamed or replaced.
@@ -20,15 +21,15 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// would claim and count the same rows, so the second is refused. Readers are not affected.
     case inUse(path: String, pid: Int32?)
     /// Any other SQLite failure.
-    case sqlite(path: String, cause: SQLiteError)
+    case sqlite(path: String, cause: String)
 
     /// Classifies a SQLite error met while working on `path`.
     static func from(_ error: SQLiteError, path: String) -> StoreError {
         switch error.code {
-        case SQLiteError.readOnly, SQLiteError.permission, SQLiteError.cannotOpen: .readOnly(path: path, cause: error)
-        case SQLiteError.full: .diskFull(path: path, cause: error)
-        case SQLiteError.corrupt, SQLiteError.notADatabase: .corrupt(path: path, setAsidePath: nil, cause: error)
-        default: .sqlite(path: path, cause: error)
+        case SQLiteError.readOnly, SQLiteError.permission, SQLiteError.cannotOpen: .readOnly(path: path, cause: error.description)
+        case SQLiteError.full: .diskFull(path: path, cause: error.description)
+        case SQLiteError.corrupt, SQLiteError.notADatabase: .corrupt(path: path, setAsidePath: nil, cause: error.description)
+        default: .sqlite(path: path, cause: error.description)
         }
     }
 

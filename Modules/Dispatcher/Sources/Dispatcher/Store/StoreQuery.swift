@@ -1,4 +1,4 @@
-/// A question to ``EventStore/query(_:)``: which events, in which order, which page.
+/// A question to the store (``Dispatcher/records(_:)``, ``StoreMonitor/records(_:)``): which events, in which order, which page.
 public struct StoreQuery: Sendable, Equatable {
     /// The order of the results.
     public enum Sort: String, Sendable, CaseIterable {
@@ -15,7 +15,7 @@ public struct StoreQuery: Sendable, Equatable {
     }
 
     /// Only events in this status; `nil` for all. ``EventStatus/delivered`` reads the store's
-    /// bounded history of delivered events (``StoreLimits/deliveredHistory``); `nil` returns the
+    /// bounded history of delivered events (``DispatcherConfiguration/deliveredHistory``); `nil` returns the
     /// events the store holds first, then that history, each part in the requested order.
     public var status: EventStatus?
     /// The order.

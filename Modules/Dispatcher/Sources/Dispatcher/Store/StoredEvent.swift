@@ -1,27 +1,12 @@
 import Foundation
-
-/// Where an event is in its life in the store.
-public enum EventStatus: String, Sendable, Codable, CaseIterable {
-    /// Persisted, waiting for delivery (or for its next retry).
-    case pending
-    /// Part of the batch currently being delivered.
-    case inFlight = "in_flight"
-    /// Refused by the destination or past its attempts or age: kept, counted, visible.
-    case rejected
-    /// Acknowledged by the destination: the row left the store, a copy stays in its bounded
-    /// delivered history for the monitor.
-    case delivered
-    /// Held until consent is known (flagged `awaiting_consent`): never delivered or evicted until
-    /// released or deleted.
-    case held
-}
+import Tracking
 
 /// One row of the store: an event and its delivery state.
 public struct StoredEvent: Sendable, Equatable {
     /// The store's own sequence number, time-ordered: the order of delivery.
     public var sequence: Int64
-    /// The event.
-    public var event: EncodedEvent
+    /// The event, in the encoded form the store keeps.
+    package var event: EncodedEvent
     /// Its status.
     public var status: EventStatus
     /// Delivery attempts made so far.
@@ -38,7 +23,7 @@ public struct StoredEvent: Sendable, Equatable {
     public var isInJournal: Bool
 
     /// Creates a row.
-    public init(
+    package init(
         sequence: Int64, event: EncodedEvent, status: EventStatus, attempts: Int, createdAt: Date,
         nextAttemptAt: Date? = nil, lastError: String? = nil, isInJournal: Bool = false
     ) {
@@ -51,4 +36,13 @@ public struct StoredEvent: Sendable, Equatable {
         self.lastError = lastError
         self.isInJournal = isInJournal
     }
+
+    /// The event id, the delivery idempotency key.
+    public var id: UUID { event.id }
+
+    /// The bytes the event occupies in a payload, roughly: what ``Destination/maxBatchBytes`` counts.
+    public var approximateSize: Int { event.approximateSize }
+
+    /// The event as it was sent, decoded from the store's form (for a destination of your own).
+    public func trackedEvent() throws -> TrackedEvent { try event.decoded() }
 }

@@ -10,18 +10,18 @@ import Darwin
 ///
 /// On iOS-family platforms new files also get `completeUntilFirstUserAuthentication` data
 /// protection, so events can be written in the background after the first unlock.
-public enum FileProtection {
+enum FileProtection {
     /// Owner read and write.
-    public static let fileMode: mode_t = 0o600
+    static let fileMode: mode_t = 0o600
     /// Owner read, write and search.
-    public static let directoryMode: mode_t = 0o700
+    static let directoryMode: mode_t = 0o700
 
     /// The current `errno` as a readable text.
     static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
 
     /// Creates `path` and any missing parent folders with mode 0700. Existing folders are kept.
     /// - Throws: ``StoreError/cannotOpen(path:reason:errno:)`` when a folder cannot be made.
-    public static func createDirectory(atPath path: String) throws(StoreError) {
+    static func createDirectory(atPath path: String) throws(StoreError) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
@@ -41,7 +41,7 @@ public enum FileProtection {
     /// Creates `path` as an empty owner-only file if it does not exist, and sets mode 0600 on it
     /// either way (independent of the umask).
     /// - Throws: ``StoreError/cannotOpen(path:reason:errno:)`` when it cannot be created.
-    public static func createFile(atPath path: String) throws(StoreError) {
+    static func createFile(atPath path: String) throws(StoreError) {
         let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, fileMode)
         guard descriptor >= 0 else {
             let code = errno
@@ -53,12 +53,12 @@ public enum FileProtection {
     }
 
     /// Sets mode 0600 on `path` if it exists.
-    public static func restrict(_ path: String) {
+    static func restrict(_ path: String) {
         _ = chmod(path, fileMode)
     }
 
     /// Applies the platform's data protection class to a file (iOS family only; no-op elsewhere).
-    public static func protect(_ path: String) {
+    static func protect(_ path: String) {
         #if os(iOS) || os(tvOS) || os(watchOS)
         try? FileManager.default.setAttributes(
             [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication], ofItemAtPath: path)
@@ -68,7 +68,7 @@ public enum FileProtection {
     /// Renames a damaged database and its `-wal`/`-shm` companions to
     /// `<path>.corrupt-<yyyyMMdd-HHmmss-SSS>` (plus the same suffixes), never deleting anything.
     /// - Returns: the new path of the main file, or `nil` when it could not be renamed.
-    public static func setAside(_ path: String, now: Date = Date()) -> String? {
+    static func setAside(_ path: String, now: Date = Date()) -> String? {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")

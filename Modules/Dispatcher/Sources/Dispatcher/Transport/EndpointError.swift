@@ -1,5 +1,5 @@
 /// Why an endpoint URL cannot be used. The URL in each case has any credentials removed.
-public enum EndpointError: Error, Sendable, Equatable, CustomStringConvertible {
+enum EndpointError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Plain HTTP to a host that is not loopback.
     case insecure(String)
     /// A scheme other than `https` (or `http` to loopback).
@@ -13,7 +13,7 @@ public enum EndpointError: Error, Sendable, Equatable, CustomStringConvertible {
     case remoteFileHost(String, host: String)
 
     /// A one-line explanation.
-    public var description: String {
+    var description: String {
         switch self {
         case .insecure(let url):
             "endpoint \(url) uses plain HTTP; HTTPS is required unless the host is loopback (127.0.0.0/8, ::1, localhost)"

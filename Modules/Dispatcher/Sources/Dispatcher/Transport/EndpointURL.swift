@@ -6,43 +6,43 @@ import Foundation
 /// `localhost`), so nothing travels in clear text off the device.
 public enum EndpointURL {
     /// Returns `url` if it may be used as an HTTP endpoint.
-    /// - Throws: ``EndpointError`` saying what is wrong.
-    public static func validate(_ url: URL) throws(EndpointError) -> URL {
-        guard let scheme = url.scheme?.lowercased() else { throw .unsupportedScheme(redacted(url)) }
-        guard let host = url.host, !host.isEmpty else { throw .missingHost(redacted(url)) }
+    /// - Throws: an error saying what is wrong (plain HTTP to a host that is not loopback, another scheme, no host, not a URL).
+    public static func validate(_ url: URL) throws -> URL {
+        guard let scheme = url.scheme?.lowercased() else { throw EndpointError.unsupportedScheme(redacted(url)) }
+        guard let host = url.host, !host.isEmpty else { throw EndpointError.missingHost(redacted(url)) }
         switch scheme {
         case "https": return url
         case "http":
-            guard isLoopback(host: host) else { throw .insecure(redacted(url)) }
+            guard isLoopback(host: host) else { throw EndpointError.insecure(redacted(url)) }
             return url
-        default: throw .unsupportedScheme(redacted(url))
+        default: throw EndpointError.unsupportedScheme(redacted(url))
         }
     }
 
     /// Parses and validates an endpoint string.
-    public static func validate(_ text: String) throws(EndpointError) -> URL {
-        guard let url = URL(string: text), url.scheme != nil else { throw .malformed(text) }
+    public static func validate(_ text: String) throws -> URL {
+        guard let url = URL(string: text), url.scheme != nil else { throw EndpointError.malformed(text) }
         return try validate(url)
     }
 
     /// Returns `url` if it may be used as a file endpoint: a `file://` URL whose host is empty
     /// or `localhost`. Any other host is refused rather than ignored, so `file://server/x`
     /// never writes to `/x` on this machine.
-    /// - Throws: ``EndpointError/remoteFileHost(_:host:)`` for another host,
-    ///   ``EndpointError/unsupportedScheme(_:)`` when the scheme is not `file`.
-    public static func validateFile(_ url: URL) throws(EndpointError) -> URL {
-        guard url.scheme?.lowercased() == "file" else { throw .unsupportedScheme(redacted(url)) }
+    /// - Throws: an error for a host other than `localhost`,
+    ///   or when the scheme is not `file`.
+    public static func validateFile(_ url: URL) throws -> URL {
+        guard url.scheme?.lowercased() == "file" else { throw EndpointError.unsupportedScheme(redacted(url)) }
         if let host = url.host, !host.isEmpty, host.lowercased() != "localhost" {
-            throw .remoteFileHost(redacted(url), host: host)
+            throw EndpointError.remoteFileHost(redacted(url), host: host)
         }
         return url
     }
 
     /// The file URL for a file endpoint given as a path or a `file://` URL string.
-    /// - Throws: ``EndpointError`` when a `file://` URL is malformed or names another host.
-    public static func fileURL(_ text: String) throws(EndpointError) -> URL {
+    /// - Throws: an error when a `file://` URL is malformed or names another host.
+    public static func fileURL(_ text: String) throws -> URL {
         guard text.lowercased().hasPrefix("file:") else { return URL(fileURLWithPath: text) }
-        guard let url = URL(string: text), !url.path.isEmpty else { throw .malformed(text) }
+        guard let url = URL(string: text), !url.path.isEmpty else { throw EndpointError.malformed(text) }
         return try validateFile(url)
     }
 

@@ -31,8 +31,8 @@ public struct NDJSONFileDestination: Destination, CustomStringConvertible {
 
     /// Creates a destination from a file path or a `file://` URL string, refusing a `file://`
     /// URL that names a host other than `localhost`.
-    /// - Throws: ``EndpointError`` when the URL is malformed or names another host.
-    public init(endpoint: String, name: String = "ndjson", maxBatchBytes: Int = 4_000_000) throws(EndpointError) {
+    /// - Throws: an error saying why, when the URL is malformed or names another host.
+    public init(endpoint: String, name: String = "ndjson", maxBatchBytes: Int = 4_000_000) throws {
         self.init(fileURL: try EndpointURL.fileURL(endpoint), name: name, maxBatchBytes: maxBatchBytes)
     }
 

@@ -1,18 +1,18 @@
 import Foundation
 
 /// A file-system failure of the ``NDJSONFileDestination``: the operation, the path and `errno`.
-public struct NDJSONFileError: Error, Sendable, Equatable, CustomStringConvertible {
+struct NDJSONFileError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What was being done: `open`, `write`, `fsync`, `create folder`.
-    public var operation: String
+    var operation: String
     /// The file or folder.
-    public var path: String
+    var path: String
     /// The `errno` value, or 0.
-    public var code: Int32
+    var code: Int32
     /// Extra detail, when there is no `errno`.
-    public var detail: String?
+    var detail: String?
 
     /// Creates an error.
-    public init(operation: String, path: String, code: Int32, detail: String? = nil) {
+    init(operation: String, path: String, code: Int32, detail: String? = nil) {
         self.operation = operation
         self.path = path
         self.code = code
@@ -20,7 +20,7 @@ public struct NDJSONFileError: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     /// `<operation> <path>: <strerror>`.
-    public var description: String {
+    var description: String {
         let cause = detail ?? String(cString: strerror(code))
         return "\(operation) \(path): \(cause)"
     }

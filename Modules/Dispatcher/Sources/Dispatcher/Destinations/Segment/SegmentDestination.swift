@@ -23,7 +23,7 @@ import TrackingJSON
 ///   `snowplowEntities` (a key colliding with `flags` is kept as `event.flags`), and `flags`,
 ///   the event's data-quality flags as `[{"code":…,"detail":…}]`.
 ///
-/// Requests carry `User-Agent: <library name>/<version>` (``DestinationLibrary/userAgent``).
+/// Requests carry `User-Agent: <library name>/<version>` (`swift-tracking/<version>`).
 /// The write key travels as HTTP Basic authorization (`base64(writeKey + ":")`) or, with
 /// ``SegmentAuthentication/body``, as the batch's `writeKey` field; it is never part of a
 /// description, a debug description, a mirror or an error.
@@ -42,7 +42,7 @@ public struct SegmentDestination: Destination, CustomStringConvertible, CustomDe
     /// The `anonymousId` of events whose context has none.
     public let fallbackAnonymousID: String
     /// The library reported in `context.library`.
-    public let library: DestinationLibrary
+    let library: DestinationLibrary
     /// Where the write key is sent.
     public let authentication: SegmentAuthentication
     private let authorization: HTTPBasicAuthorization
@@ -57,13 +57,26 @@ public struct SegmentDestination: Destination, CustomStringConvertible, CustomDe
     ///     the body's `writeKey` field.
     ///   - transport: how requests are sent. Defaults to a ``URLSessionTransport``.
     ///   - fallbackAnonymousID: the `anonymousId` when the event context has none.
-    /// - Throws: ``EndpointError`` when the endpoint is not acceptable.
+    /// - Throws: an error saying why, when the endpoint is not acceptable.
     public init(
         endpoint: URL, writeKey: String, authentication: SegmentAuthentication = .basic, transport: any HTTPTransport = URLSessionTransport(),
-        name: String = "segment", library: DestinationLibrary = .tracking,
+        name: String = "segment",
         fallbackAnonymousID: String = UUID().uuidString.lowercased(),
         maxBatchBytes: Int = 400_000, maxRequestBytes: Int = 500_000, maxEventBytes: Int = 32_000
-    ) throws(EndpointError) {
+    ) throws {
+        try self.init(
+            endpoint: endpoint, writeKey: writeKey, authentication: authentication, transport: transport, name: name,
+            library: .tracking, fallbackAnonymousID: fallbackAnonymousID,
+            maxBatchBytes: maxBatchBytes, maxRequestBytes: maxRequestBytes, maxEventBytes: maxEventBytes)
+    }
+
+    /// Creates a Segment destination reporting `library` in `context.library` and the `User-Agent`.
+    init(
+        endpoint: URL, writeKey: String, authentication: SegmentAuthentication = .basic, transport: any HTTPTransport = URLSessionTransport(),
+        name: String = "segment", library: DestinationLibrary,
+        fallbackAnonymousID: String = UUID().uuidString.lowercased(),
+        maxBatchBytes: Int = 400_000, maxRequestBytes: Int = 500_000, maxEventBytes: Int = 32_000
+    ) throws {
         batchURL = EndpointURL.appending("/v1/batch", to: try EndpointURL.validate(endpoint))
         authorization = HTTPBasicAuthorization(user: writeKey, password: "")
         self.writeKey = RedactedSecret(value: writeKey)

@@ -11,19 +11,20 @@ import TrackingJSON
 /// `uid` (its `userId`), each when present, and `co`.
 ///
 /// By ``Tracking/EventKind``:
-/// - A feature's event is encoded as ``encoding`` says (see ``SnowplowEventEncoding``).
+/// - A feature's event is a structured event (`e=se`): `se_ca` = category, `se_ac` = action,
+///   `se_la` = name, `se_pr` = the userData JSON.
 /// - A screen call is a self-describing event (`e=ue`) whose `ue_pr` wraps the official
-///   `com.snowplowanalytics.mobile/screen_view` 1-0-0 event (``SnowplowSchemas/screenView``),
-///   `{"name": screen name, "id": event id}`, whatever ``encoding`` says. The screen's
-///   properties, which that schema has no place for, travel in a ``SnowplowSchemas/userData``
+///   `com.snowplowanalytics.mobile/screen_view` 1-0-0 event (`screen_view`),
+///   `{"name": screen name, "id": event id}`. The screen's
+///   properties, which that schema has no place for, travel in a ``userDataSchema``
 ///   entity.
 /// - An identify call: Snowplow has no identify event. The user id is in `uid`, as on every
 ///   event; the call itself is a structured event (`e=se`, `se_ca` `$identify`, `se_ac` and
 ///   `se_la` `identify`, no `se_pr`), which every collector and enrichment accepts without a
-///   schema; the traits travel in a ``SnowplowSchemas/userData`` entity.
+///   schema; the traits travel in a ``userDataSchema`` entity.
 ///
-/// The ``SnowplowSchemas/userData`` entity (this library's own schema: register
-/// ``SnowplowSchemas/userDataDefinition``) is `{"userData": {…}, "flags": […]}` and is left out
+/// The ``userDataSchema`` entity (this library's own schema: register
+/// ``userDataDefinition``) is `{"userData": {…}, "flags": […]}` and is left out
 /// when the call has neither data nor flags.
 ///
 /// Entities: when the event context holds a `snowplowEntities` key whose value is an array of
@@ -32,7 +33,7 @@ import TrackingJSON
 /// contexts 1-0-1 wrapper, followed by the `user_data` entity of an identify or screen call.
 /// Other context members are not sent to Snowplow.
 ///
-/// Requests carry `User-Agent: swift-tracking/<version>` (``DestinationLibrary/tracking``).
+/// Requests carry `User-Agent: swift-tracking/<version>` (the library's name and version).
 public struct SnowplowDestination: Destination, CustomStringConvertible {
     /// The destination's name in reports.
     public let name: String
@@ -52,7 +53,7 @@ public struct SnowplowDestination: Destination, CustomStringConvertible {
     /// `tv`.
     public let trackerVersion: String
     /// How events are encoded.
-    public let encoding: SnowplowEventEncoding
+    let encoding: SnowplowEventEncoding
     private let transport: any HTTPTransport
 
     /// Creates a Snowplow destination.
@@ -60,14 +61,26 @@ public struct SnowplowDestination: Destination, CustomStringConvertible {
     ///   - endpoint: the collector base, for example `https://collector.example.com`.
     ///   - appID: the application id (`aid`).
     ///   - transport: how requests are sent. Defaults to a ``URLSessionTransport``.
-    /// - Throws: ``EndpointError`` when the endpoint is not acceptable.
+    /// - Throws: an error saying why, when the endpoint is not acceptable.
     public init(
         endpoint: URL, appID: String, transport: any HTTPTransport = URLSessionTransport(),
         name: String = "snowplow", namespace: String = "tracking", platform: String = "mob",
-        trackerVersion: String = "swift-tracking-" + DestinationLibrary.tracking.version,
-        encoding: SnowplowEventEncoding = .structured, maxBatchBytes: Int = 200_000,
+        trackerVersion: String = "swift-tracking-" + TrackingLibrary.version,
+        maxBatchBytes: Int = 200_000, maxRequestBytes: Int = 1_000_000
+    ) throws {
+        try self.init(
+            endpoint: endpoint, appID: appID, transport: transport, name: name, namespace: namespace, platform: platform,
+            trackerVersion: trackerVersion, encoding: .structured, maxBatchBytes: maxBatchBytes, maxRequestBytes: maxRequestBytes)
+    }
+
+    /// Creates a Snowplow destination encoding a feature's events as `encoding` says.
+    init(
+        endpoint: URL, appID: String, transport: any HTTPTransport = URLSessionTransport(),
+        name: String = "snowplow", namespace: String = "tracking", platform: String = "mob",
+        trackerVersion: String = "swift-tracking-" + TrackingLibrary.version,
+        encoding: SnowplowEventEncoding, maxBatchBytes: Int = 200_000,
         maxRequestBytes: Int = 1_000_000
-    ) throws(EndpointError) {
+    ) throws {
         collectorURL = EndpointURL.appending("/com.snowplowanalytics.snowplow/tp2", to: try EndpointURL.validate(endpoint))
         self.transport = transport
         self.name = name
@@ -219,7 +232,7 @@ public struct SnowplowDestination: Destination, CustomStringConvertible {
         }
     }
 
-    /// The ``SnowplowSchemas/userData`` entity of an identify or screen call, or `nil` when the
+    /// The ``userDataSchema`` entity of an identify or screen call, or `nil` when the
     /// event has neither userData nor flags.
     private func userDataEntity(_ event: EncodedEvent) -> [UInt8]? {
         let userData = DeliveryJSONMembers(event.userDataJSON)

@@ -1,7 +1,7 @@
 /// How a ``SnowplowDestination`` encodes a feature's event (``Tracking/EventKind/track``);
 /// screen and identify calls have encodings of their own, whatever this says (see
 /// ``SnowplowDestination``).
-public enum SnowplowEventEncoding: Sendable, Equatable {
+enum SnowplowEventEncoding: Sendable, Equatable {
     /// A structured event (`e=se`): `se_ca` = category, `se_ac` = action, `se_la` = name,
     /// `se_pr` = the userData JSON. Flags are not carried (the format has no place for them).
     case structured

@@ -18,5 +18,5 @@ extension AnalyticsConfiguration {
 
     /// Queue bounds no stored backlog reaches (opening a store never evicts what it holds),
     /// 500 events a request, no timer: for commands that deliver or change an existing store.
-    static let unboundedBatch = BatchConfig(maxQueueSize: Int.max / 2, maxQueueBytes: Int.max / 2, deliverySize: 500, flushInterval: 0)
+    static let unboundedBatch = BatchConfiguration(maxQueueSize: Int.max / 2, maxQueueBytes: Int.max / 2, deliverySize: 500, flushInterval: 0)
 }

@@ -1,7 +1,7 @@
 extension SnowplowSchemas {
     /// The JSON Schema of ``userData`` (`com.swift-tracking/user_data/jsonschema/1-0-0`), to
     /// register in an Iglu registry (save it as `schemas/com.swift-tracking/user_data/jsonschema/1-0-0`).
-    public static let userDataDefinition = #"""
+    static let userDataDefinition = #"""
     {
         "$schema": "http://iglucentral.com/schemas/com.snowplowanalytics.self-desc/schema/jsonschema/1-0-0#",
         "description": "The data of a swift-tracking identify call (the user's traits) or screen call (the screen's properties), with the event's data-quality flags",

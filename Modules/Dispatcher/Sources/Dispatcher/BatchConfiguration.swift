@@ -5,13 +5,13 @@ import Tracking
 ///
 /// Every value is checked by ``validate()``; the Dispatcher refuses an impossible configuration
 /// with a ``ConfigurationError`` naming the field, instead of misbehaving.
-public struct BatchConfig: Sendable, Equatable, Codable {
+public struct BatchConfiguration: Sendable, Equatable, Codable {
     /// The most events the store holds. Past it the oldest pending events are evicted, counted
     /// and reported. Default 1,000,000: the byte budget is the bound that usually applies.
     public var maxQueueSize: Int
     /// The byte budget. The store holds at most this many bytes of events (evicting the oldest
     /// pending past it, counted and reported), and the journal, the durable queue in front of
-    /// the store, holds at most this many bytes of segment files (``JournalConfiguration/maxBytes``).
+    /// the store, holds at most this many bytes of segment files (the journal's byte bound).
     /// Default 256 MiB: about a million typical events of 200–250 bytes, and over 400,000 with
     /// a hydrated context, so a burst of 300,000 as fast as 8 threads can send fits whole even
     /// if the store falls behind.
@@ -54,7 +54,7 @@ public struct BatchConfig: Sendable, Equatable, Codable {
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.stringValue)))
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        let defaults = BatchConfig()
+        let defaults = BatchConfiguration()
         maxQueueSize = try container.decodeIfPresent(Int.self, forKey: .maxQueueSize) ?? defaults.maxQueueSize
         maxQueueBytes = try container.decodeIfPresent(Int.self, forKey: .maxQueueBytes) ?? defaults.maxQueueBytes
         overflowQueueSize = try container.decodeIfPresent(Int.self, forKey: .overflowQueueSize) ?? defaults.overflowQueueSize
@@ -77,3 +77,6 @@ public struct BatchConfig: Sendable, Equatable, Codable {
         if initialEventsCount < 0 { throw ConfigurationError(field: "initialEventsCount", reason: "must not be negative, got \(initialEventsCount)") }
     }
 }
+
+/// ``BatchConfiguration`` under the name DESIGN.md uses.
+public typealias BatchConfig = BatchConfiguration

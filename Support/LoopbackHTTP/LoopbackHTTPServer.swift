@@ -5,7 +5,7 @@ import Glibc
 import Darwin
 #endif
 
-/// A real HTTP/1.1 server on 127.0.0.1 for tests: POSIX sockets, a background thread per
+/// A real HTTP/1.1 server on 127.0.0.1 for tests and the demo's bench: POSIX sockets, a background thread per
 /// connection, an ephemeral port chosen by the kernel.
 ///
 /// Each request takes the next scripted ``Action`` (or ``defaultAction``): answer, drop the

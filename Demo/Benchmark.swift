@@ -1,0 +1,140 @@
+import Analytics
+import BenchReference
+import Dispatcher
+import Foundation
+import LoopbackHTTP
+import Onboarding
+import Tracking
+
+/// Runs the phases in order: reference, send cost and ingest of the backlog, store size,
+/// reopen, delivery of the backlog, memory throughout.
+struct Benchmark {
+    let directory: URL
+    let backlog: Int
+    let sends: Int
+    /// Told each phase and how far it got.
+    var progress: ProgressReporter?
+
+    func run() async throws -> BenchResult {
+        var result = BenchResult()
+        let baseline = ResidentMemory.currentMegabytes()
+        let baselineAnonymous = ResidentMemory.anonymousMegabytes()
+        let storePath = directory.appendingPathComponent("bench.sqlite").path
+        let sampler = ResidentMemory.Sampler()
+
+        // 1. Send cost on the caller and ingest: the backlog sent through an EventReporter to the
+        // runtime's Dispatcher. The userData is made beforehand: only `EventReporter.send` is timed.
+        var ingestConfiguration = AnalyticsConfiguration.commandLine(storePath: storePath)
+        ingestConfiguration.batch = BatchConfiguration(maxQueueSize: backlog * 2, maxQueueBytes: Int.max / 2, overflowQueueSize: 50_000)
+        let analytics = try Analytics(configuration: ingestConfiguration)
+        guard analytics.dispatcher.storage == .available else { throw BenchError("the store did not open: \(analytics.dispatcher.storage)") }
+        let load = LoadGenerator(plugins: [analytics.dispatcher])
+        let variants = (0..<96).map { load.userData(for: $0) }
+        var latencies = [UInt64](repeating: 0, count: sends)
+        let ingestStart = DispatchTime.now().uptimeNanoseconds
+        var sent = 0
+        while sent < backlog {
+            // Send in bursts the journal can hold; the writer keeps up between them.
+            let burst = min(backlog - sent, 20_000)
+            for index in sent..<(sent + burst) {
+                let userData = variants[index % 96]
+                if index < sends {
+                    let start = DispatchTime.now().uptimeNanoseconds
+                    load.send(index, userData: userData)
+                    latencies[index] = DispatchTime.now().uptimeNanoseconds - start
+                } else {
+                    load.send(index, userData: userData)
+                }
+            }
+            sent += burst
+            progress?.setStatus("ingest: \(sent)/\(backlog) sent")
+            while true {
+                let current = analytics.counters
+                if current.sent - current.persisted - current.refused <= 30_000 { break }
+                usleep(200)
+            }
+        }
+        let persisted = await analytics.drain(timeout: 600)
+        let ingestSeconds = Double(DispatchTime.now().uptimeNanoseconds - ingestStart) / 1e9
+        let counters = analytics.counters
+        guard persisted.persisted, counters.refused == 0, counters.store.pending == backlog else {
+            throw BenchError("ingest incomplete: \(counters.persisted) persisted, \(counters.refused) dropped, store \(counters.store)")
+        }
+        latencies.sort()
+        result.add("send_ns_p50", Double(latencies[latencies.count / 2]), unit: "ns", target: "≤ 1000")
+        result.add("send_ns_p99", Double(latencies[latencies.count * 99 / 100]), unit: "ns")
+        let ingestRate = Double(backlog) / ingestSeconds
+        result.add("ingest_events_per_s", ingestRate.rounded(), unit: "ev/s", target: "≥ 0.5 × reference")
+
+        progress?.setStatus("SQLite reference")
+        // 2. The reference: plain SQLite, rows of the same size, transactions of 1,000.
+        let sample = load.sampleEvent()
+        let userDataBytes = try StoredSize.jsonBytes(sample.userData)
+        let rowBytes = userDataBytes + sample.category.utf8.count + sample.name.utf8.count + sample.action.utf8.count + 16 + 8 + 2 + 2
+        let reference = try SQLiteReference.insertRows(
+            count: min(backlog, 200_000), rowBytes: rowBytes, batch: 1_000, path: directory.appendingPathComponent("reference.sqlite").path)
+        result.add("sqlite_reference_rows_per_s", reference.rounded(), unit: "rows/s")
+        result.add("ingest_vs_reference", ingestRate / reference, unit: "×", target: "≥ 0.5")
+
+        // 3. Store size per event, with the backlog in it: closing the store checkpoints its
+        // write-ahead log into the file.
+        await analytics.close()
+        result.add("backlog_events", Double(backlog), unit: "events")
+        result.add("bytes_per_event", (Double(StoredSize.fileBytes(storePath)) / Double(backlog)).rounded(), unit: "B", target: "≤ 300")
+
+        progress?.setStatus("reopen")
+        // 4. Reopen with the backlog, accept the next event; then deliver it all.
+        let collector = try LoopbackHTTPServer(recordBodies: false, lifetime: 900)
+        defer { collector.stop() }
+        var deliveryConfiguration = AnalyticsConfiguration.commandLine(storePath: storePath)
+        deliveryConfiguration.destination = .segment(endpoint: collector.baseURL, writeKey: "bench-write-key")
+        deliveryConfiguration.batch = BatchConfiguration(maxQueueSize: backlog * 2, maxQueueBytes: Int.max / 2, deliverySize: 500, flushInterval: 0)
+        deliveryConfiguration.strategies = []
+        let reopenStart = DispatchTime.now().uptimeNanoseconds
+        let reopened = try Analytics(configuration: deliveryConfiguration)
+        LoadGenerator(plugins: [reopened.dispatcher]).send(0)
+        let reopenMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - reopenStart) / 1e6
+        result.add("reopen_ms", (reopenMilliseconds * 100).rounded() / 100, unit: "ms", target: "≤ 100")
+
+        let deliveryStart = DispatchTime.now().uptimeNanoseconds
+        var delivered = 0
+        while reopened.counters.store.pending > 0 {
+            let report = await reopened.flush(timeout: 600)
+            delivered += report.delivered
+            progress?.setStatus("delivery: \(delivered)/\(backlog) delivered")
+            if report.delivered == 0 { throw BenchError("delivery stalled: \(report.lastError ?? "no error")") }
+        }
+        let deliverySeconds = Double(DispatchTime.now().uptimeNanoseconds - deliveryStart) / 1e9
+        result.add("delivery_events_per_s", (Double(delivered) / deliverySeconds).rounded(), unit: "ev/s", target: "≥ 100000")
+        await reopened.close()
+
+        let peak = sampler.stop()
+        result.add("baseline_rss_mb", (baseline * 10).rounded() / 10, unit: "MB")
+        result.add("peak_rss_mb", (peak.total * 10).rounded() / 10, unit: "MB", target: "≤ baseline + 16")
+        result.add("baseline_rss_anon_mb", (baselineAnonymous * 10).rounded() / 10, unit: "MB")
+        result.add("peak_rss_anon_mb", (peak.anonymous * 10).rounded() / 10, unit: "MB", target: "(heap only)")
+
+        // 5. Send cost on the path an app runs: `analytics.reporter(for:)`, stages included, on a
+        // store of its own, after the memory figures so they keep their meaning.
+        progress?.setStatus("runtime send cost")
+        let runtime = try Analytics(configuration: .commandLine(storePath: directory.appendingPathComponent("runtime.sqlite").path))
+        let app = LoadGenerator(reporter: runtime.reporter(for: OnboardingAnalytics.self))
+        var runtimeLatencies = [UInt64](repeating: 0, count: min(sends, 20_000))
+        for index in runtimeLatencies.indices {
+            let userData = variants[index % 96]
+            let start = DispatchTime.now().uptimeNanoseconds
+            app.send(index, userData: userData)
+            runtimeLatencies[index] = DispatchTime.now().uptimeNanoseconds - start
+        }
+        let runtimeDrained = await runtime.drain(timeout: 600)
+        let runtimeCounters = runtime.counters
+        await runtime.close()
+        guard runtimeDrained.persisted, runtimeCounters.persisted == runtimeLatencies.count else {
+            throw BenchError("runtime sends incomplete: \(runtimeCounters.persisted) of \(runtimeLatencies.count) persisted")
+        }
+        runtimeLatencies.sort()
+        result.add("runtime_send_ns_p50", Double(runtimeLatencies[runtimeLatencies.count / 2]), unit: "ns")
+        result.add("runtime_send_ns_p99", Double(runtimeLatencies[runtimeLatencies.count * 99 / 100]), unit: "ns")
+        return result
+    }
+}

@@ -1,0 +1,51 @@
+import Basket
+import Onboarding
+import Tracking
+import Wishlist
+
+/// Sends a rotating mix of events across the three features, each with four userData fields.
+struct LoadGenerator {
+    private let cart: EventReporter<Cart>
+    private let wishlist: EventReporter<WishlistAnalytics>
+    private let onboarding: EventReporter<OnboardingAnalytics>
+
+    /// The mix sent straight to `plugins` (a Dispatcher), with no stages.
+    init(plugins: [any EventReporterPlugin]) {
+        self.init(reporter: EventReporter(plugins: plugins, violationHandler: .silent))
+    }
+
+    /// The mix sent through `reporter`'s stages and plugins (`analytics.reporter(for:)`).
+    init(reporter: EventReporter<OnboardingAnalytics>) {
+        onboarding = reporter
+        cart = onboarding.reporter(for: Cart.self)
+        wishlist = onboarding.reporter(for: WishlistAnalytics.self)
+    }
+
+    /// An event like the ones the mix sends, for sizing.
+    func sampleEvent() -> TrackedEvent {
+        TrackedEvent(category: "Cart", name: "add", action: "select", userData: userData(for: 0))
+    }
+
+    /// The four userData fields of the `index`-th event of the mix.
+    func userData(for index: Int) -> UserData {
+        switch index % 3 {
+        case 0: ["sku": "sku-\(index % 97)", "quantity": .int(index % 3 + 1), "price": 19.99, "gift": false]
+        case 1: ["itemID": "sku-\(index % 89)", "position": .int(index % 10), "source": "home", "sale": true]
+        default: ["method": "email", "attempt": .int(index % 4), "remember": true, "latencyMs": 120.5]
+        }
+    }
+
+    /// Sends the `index`-th event of the mix and returns its receipts.
+    @discardableResult
+    func send(_ index: Int) -> [Receipt] { send(index, userData: userData(for: index)) }
+
+    /// Sends the `index`-th event of the mix with data made beforehand (the bench times only this).
+    @discardableResult
+    func send(_ index: Int, userData: UserData) -> [Receipt] {
+        switch index % 3 {
+        case 0: cart.send(name: .add, action: .select, userData: userData)
+        case 1: wishlist.send(name: .add, action: .tap, userData: userData)
+        default: onboarding.send(name: .login, action: .submitted, userData: userData)
+        }
+    }
+}

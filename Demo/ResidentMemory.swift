@@ -1,0 +1,60 @@
+import Foundation
+
+/// Resident memory of this process, from `/proc/self/status` (Linux; 0 elsewhere).
+///
+/// `VmRSS` is the total; `RssAnon` is heap and stacks; `RssFile` is file pages mapped in, such
+/// as the journal's memory-mapped segments and SQLite's files, which the kernel can write back
+/// and drop under pressure.
+enum ResidentMemory {
+    /// Resident set size now, in MiB.
+    static func currentMegabytes() -> Double { field("VmRSS") }
+
+    /// Anonymous resident memory (heap, stacks) now, in MiB.
+    static func anonymousMegabytes() -> Double { field("RssAnon") }
+
+    private static func field(_ name: String) -> Double {
+        #if os(Linux)
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+        for line in text.split(separator: "\n") where line.hasPrefix(name + ":") {
+            let number = line.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Double($0) } ?? 0
+            return number / 1024
+        }
+        return 0
+        #else
+        return 0
+        #endif
+    }
+
+    /// Samples resident memory every few milliseconds on its own thread and keeps the peaks.
+    final class Sampler: @unchecked Sendable {
+        // Safe: `peak`, `peakAnonymous` and `running` are only touched while holding `lock`.
+        private let lock = NSLock()
+        private var peak = 0.0
+        private var peakAnonymous = 0.0
+        private var running = true
+
+        init() {
+            Thread.detachNewThread { [self] in
+                while lock.withLock({ running }) {
+                    let total = ResidentMemory.currentMegabytes()
+                    let anonymous = ResidentMemory.anonymousMegabytes()
+                    lock.withLock {
+                        peak = max(peak, total)
+                        peakAnonymous = max(peakAnonymous, anonymous)
+                    }
+                    usleep(5_000)
+                }
+            }
+        }
+
+        /// Stops sampling and returns the peaks (total, anonymous), in MiB.
+        func stop() -> (total: Double, anonymous: Double) {
+            let total = ResidentMemory.currentMegabytes()
+            let anonymous = ResidentMemory.anonymousMegabytes()
+            return lock.withLock {
+                running = false
+                return (max(peak, total), max(peakAnonymous, anonymous))
+            }
+        }
+    }
+}

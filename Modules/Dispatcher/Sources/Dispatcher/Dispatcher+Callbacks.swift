@@ -1,0 +1,67 @@
+import Foundation
+
+extension Dispatcher {
+    /// Runs blocking work on a thread outside Swift's cooperative pool.
+    static func offload<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: work()) }
+        }
+    }
+
+    func didPersist(_ events: [EncodedEvent], _ outcome: InsertOutcome) {
+        let now = Date()
+        let flagged = events.reduce(0) { $0 + ($1.flagsJSON.count > 2 ? 1 : 0) }
+        let duplicates = Set(outcome.duplicates)
+        timeline.record(TimelineStep(kind: .persisted, at: now), for: events.lazy.map(\.id).filter { !duplicates.contains($0) })
+        if !outcome.evicted.isEmpty { timeline.record(TimelineStep(kind: .evicted, at: now), for: outcome.evicted) }
+        let initialCount = configuration.strategy.contains(.initialEvents) ? configuration.batch.initialEventsCount : 0
+        let wantsDelivery = lock.withLock {
+            state.counters.flagged += flagged
+            state.pendingSinceRequest += events.count
+            // The first `initialEventsCount` events of a run are delivered at once.
+            let initial = state.persistedSoFar < initialCount
+            state.persistedSoFar += events.count
+            let full = state.pendingSinceRequest >= configuration.batch.deliverySize
+            if full { state.pendingSinceRequest = 0 }
+            return full || initial
+        }
+        if wantsDelivery { backend?.scheduler?.request() }
+        if !outcome.evicted.isEmpty {
+            diagnose(.storage, "evicted \(outcome.evicted.count) oldest pending events to respect the queue bounds")
+        }
+    }
+
+    func didAttempt(_ attempt: DeliveryAttempt) {
+        let summary = attempt.decision.summary(statusCode: attempt.statusCode)
+        // One journal entry per attempt number (a batch usually shares one), not per event.
+        for (number, entries) in Dictionary(grouping: attempt.events, by: \.number) {
+            timeline.record(TimelineStep(kind: .attempt, at: attempt.at, attempt: number, detail: summary), for: entries.map(\.id))
+        }
+        // Counted here, per settled attempt, so that rounds whose report nobody waits for
+        // (a flush that timed out, an automatic round) still count.
+        let count = attempt.events.count
+        switch attempt.decision {
+        case .acknowledge:
+            timeline.record(TimelineStep(kind: .delivered, at: attempt.at), for: attempt.ids)
+            lock.withLock { state.counters.delivered += count }
+        case .reject(let reason):
+            timeline.record(TimelineStep(kind: .rejected, at: attempt.at, detail: reason), for: attempt.ids)
+            lock.withLock { state.counters.rejected += count }
+        case .retry:
+            lock.withLock { state.counters.retried += count }
+        case .split, .pause:
+            break
+        }
+    }
+
+    func didDeliver(_ report: DeliveryReport) {
+        // Once, for the round whose request was refused (not for flushes answered while paused).
+        if report.stopReason == .endpointRefused {
+            if report.requests > 0 {
+                diagnose(.delivery, (report.lastError ?? "the collector refused the endpoint") + "; delivery paused until resume()")
+            }
+        } else if let error = report.lastError, report.retried + report.rejected > 0 || report.stopReason == .queueError {
+            diagnose(.delivery, error)
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+extension Dispatcher {
+    /// Counters since start, with the store's current counts.
+    public var counters: DispatcherCounters {
+        var counters = lock.withLock { state.counters }
+        counters.buffered = overflow.count
+        counters.sent = counters.buffered + counters.refused
+        guard let backend else { return counters }
+        let statistics = backend.ingest.statistics
+        counters.sent += statistics.enqueued
+        counters.persisted = statistics.persisted
+        counters.duplicates = statistics.duplicates
+        counters.store = backend.store.counts()
+        counters.evicted = counters.store.evicted
+        return counters
+    }
+
+    /// Events in the store with their status and this session's timeline, for the monitor.
+    ///
+    /// Events made durable in the journal but not yet written to the store are included, as
+    /// pending, with ``MonitorRecord/inJournal`` set.
+    public func records(_ query: StoreQuery = StoreQuery()) throws -> [MonitorRecord] {
+        guard let store else { return [] }
+        return try store.query(query, includingJournal: true).map { MonitorRecord($0, timeline: timeline.steps(of: $0.event.id)) }
+    }
+
+    /// The delivery timeline of one event of this session, oldest step first: persisted, each
+    /// attempt with its outcome, delivered or rejected, evicted. Empty when the event is unknown
+    /// or was forgotten (the Dispatcher keeps ``DispatcherConfiguration/timelineCapacity`` events).
+    public func timeline(of id: UUID) -> [TimelineStep] { timeline.steps(of: id) }
+
+    /// The value stored under `key` in the store's metadata, which ``purge()`` clears with the
+    /// events (identifiers, session and privacy state).
+    /// - Throws: ``StoreError/closed(path:)`` while the store is not open.
+    public func metadata(_ key: String) throws -> String? {
+        guard let store else { throw StoreError.closed(path: configuration.storePath) }
+        return try store.metadata(key)
+    }
+
+    /// Stores `value` under `key` in the store's metadata; `nil` removes the key.
+    /// - Throws: ``StoreError/closed(path:)`` while the store is not open.
+    public func setMetadata(_ key: String, _ value: String?) throws {
+        guard let store else { throw StoreError.closed(path: configuration.storePath) }
+        try store.setMetadata(key, value)
+    }
+
+    /// Deletes the rejected events (they are otherwise kept); returns how many.
+    @discardableResult
+    public func deleteRejected() throws -> Int { try store?.deleteRejected() ?? 0 }
+
+    /// Returns the rejected events to pending with their attempts reset (once what made the
+    /// collector refuse them is fixed) and asks for a delivery; returns how many.
+    @discardableResult
+    public func requeueRejected() throws -> Int {
+        let requeued = try store?.requeueRejected() ?? 0
+        if requeued > 0 { backend?.scheduler?.request() }
+        return requeued
+    }
+
+    /// Releases the events of `category` held for consent: they become pending and are delivered.
+    /// - Returns: how many were released.
+    @discardableResult
+    public func releaseHeld(category: String) async throws -> Int {
+        guard let backend else { return 0 }
+        let released = try await Self.offload { () -> Result<Int, any Error> in
+            _ = backend.ingest.waitUntilPersisted(timeout: 10)
+            return Result { try backend.store.releaseHeld(category: category) }
+        }.get()
+        if released > 0 { backend.scheduler?.request() }
+        return released
+    }
+
+    /// Deletes the events of `category` held for consent (consent was denied).
+    /// - Returns: how many were deleted.
+    @discardableResult
+    public func deleteHeld(category: String) async throws -> Int {
+        guard let backend else { return 0 }
+        return try await Self.offload { () -> Result<Int, any Error> in
+            _ = backend.ingest.waitUntilPersisted(timeout: 10)
+            return Result { try backend.store.deleteHeld(category: category) }
+        }.get()
+    }
+
+    /// Deletes every stored event, the timeline, what waits in memory and the store's metadata.
+    public func purge() async throws {
+        overflow.removeAll()
+        timeline.removeAll()
+        guard let backend else { return }
+        try await Self.offload { () -> Result<Void, any Error> in
+            _ = backend.ingest.waitUntilPersisted(timeout: 10)
+            return Result { try backend.store.purge() }
+        }.get()
+    }
+
+    /// Persists what is pending, stops delivery and the writer, and closes the store, waiting
+    /// at most about `timeout` seconds for each.
+    public func close(timeout: TimeInterval = 10) async {
+        let (first, backend, timer) = lock.withLock {
+            defer { state.closed = true }
+            return (!state.closed, state.backend, state.reopenTimer)
+        }
+        guard first else { return }
+        timer?.cancel()
+        guard let backend else { return }
+        // A request in flight may take long: wait for it at most `timeout` (its events stay in
+        // flight in the store and are released to pending on the next open).
+        if let scheduler = backend.scheduler { _ = await withTimeout(timeout) { await scheduler.close() } }
+        _ = await Self.offload { [self] in
+            // What waits in memory is lost with the process: give the journal a last chance.
+            moveFromMemory(to: backend)
+            let closed = backend.ingest.close(timeout: timeout)
+            backend.store.close()
+            return closed
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import Tracking
+
+extension Dispatcher {
+    /// Makes the event durable and returns at once; delivery happens later.
+    /// - Returns: a receipt whose form is `journal`, or `memory` while the journal cannot take
+    ///   events (the store is not open, the journal's byte budget or the disk is full: they move
+    ///   to the journal, in order, once it can); `nil` when the event was refused, which is
+    ///   counted by ``RefusalReason`` in ``counters`` and reported.
+    public func send(_ event: TrackedEvent) -> Receipt? {
+        accept(EncodedEvent(event)).receipt(for: event)
+    }
+
+    /// Makes several events durable under one journal lock.
+    /// - Returns: a receipt for each event accepted (see ``send(_:)``).
+    public func send(contentsOf events: [TrackedEvent]) -> [Receipt] {
+        let encoded = events.map(EncodedEvent.init)
+        var written = 0
+        if let backend, !overflow.isHolding {
+            let result = backend.ingest.write(contentsOf: encoded)
+            written = result.written
+            if let error = result.error { journalRefused(error) }
+        }
+        let placements = Array(repeating: Placement.journal, count: written) + encoded[written...].map(accept)
+        return zip(placements, events).compactMap { $0.receipt(for: $1) }
+    }
+
+    /// Where an event went.
+    enum Placement {
+        case journal, memory, refused
+
+        /// The receipt for `event` placed here; `nil` when it was refused.
+        func receipt(for event: TrackedEvent) -> Receipt? {
+            let form: String
+            switch self {
+            case .journal: form = "journal"
+            case .memory: form = "memory"
+            case .refused: return nil
+            }
+            return Receipt(plugin: "dispatcher", eventID: event.id, handledAt: event.timestamp, form: form)
+        }
+    }
+
+    /// Puts `event` in the journal, or in memory behind what already waits there, or refuses it.
+    func accept(_ event: EncodedEvent) -> Placement {
+        let (backend, closed) = lock.withLock { (state.backend, state.closed) }
+        if closed {
+            refuse(.closed, detail: "send after close()")
+            return .refused
+        }
+        if let backend, !overflow.isHolding {
+            do {
+                try backend.ingest.write(event)
+                return .journal
+            } catch {
+                switch error {
+                case .recordTooLarge, .closed:
+                    refuse(error == .closed ? .closed : .tooLarge, detail: error.description)
+                    return .refused
+                case .full, .io:
+                    journalRefused(error)
+                }
+            }
+        }
+        guard overflow.hold(event) else {
+            refuse(.noRoom, detail: lock.withLock { state.journalProblem ?? "storage \(state.storage)" })
+            return .refused
+        }
+        // The store may have opened meanwhile: make sure someone moves this event on.
+        if let backend = self.backend { startMover(backend) }
+        return .memory
+    }
+
+    /// Notes that the journal refused an event that memory is about to hold, and reports it once.
+    func journalRefused(_ error: JournalError) {
+        let text = error.description
+        let first = lock.withLock {
+            defer { state.journalProblem = text }
+            return state.journalProblem == nil
+        }
+        if first {
+            diagnose(.storage, "the journal cannot take events (\(text)); they wait in memory (up to \(overflow.capacity)) and move to the journal once it can")
+        }
+    }
+
+    /// Counts one refused event and reports refusals, at most once a second.
+    func refuse(_ reason: RefusalReason, detail: String) {
+        let now = Date()
+        let refusedSoFar: Int? = lock.withLock {
+            state.counters.refused += 1
+            state.counters.refusals[reason, default: 0] += 1
+            state.counters.lastRefusal = "\(reason): \(detail)"
+            guard (state.lastRefusalReport.map { now.timeIntervalSince($0) >= 1 } ?? true) else { return nil }
+            state.lastRefusalReport = now
+            return state.counters.refused
+        }
+        if let refusedSoFar { diagnose(.storage, "refused events (\(reason): \(detail)); \(refusedSoFar) refused so far") }
+    }
+
+    /// Starts, unless running, a thread that moves what waits in memory into the journal every
+    /// 20 ms until memory is empty or the Dispatcher closes. A paused or full journal refuses
+    /// such a move at once, without a system call, so this never spins.
+    func startMover(_ backend: DispatcherBackend) {
+        let start = lock.withLock {
+            guard !state.moverRunning, !state.closed else { return false }
+            state.moverRunning = true
+            return true
+        }
+        guard start else { return }
+        let thread = Thread { [weak self] in
+            while let self {
+                let held = self.moveFromMemory(to: backend)
+                // Decided under the lock a sender takes to start a mover, after its event is held:
+                // either this sees the event, or the sender sees this mover gone and starts one.
+                let done = self.lock.withLock {
+                    guard self.state.closed || (held == 0 && self.overflow.count == 0) else { return false }
+                    self.state.moverRunning = false
+                    return true
+                }
+                if done { return }
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+        }
+        thread.name = "Dispatcher.overflow"
+        thread.start()
+    }
+
+    /// Hands what waits in memory to the store's journal, in order.
+    /// - Returns: how many still wait in memory.
+    @discardableResult
+    func moveFromMemory(to backend: DispatcherBackend) -> Int {
+        moveLock.lock()
+        defer { moveLock.unlock() }
+        var waiting = overflow.beginMove()[...]
+        var moved = 0
+        while !waiting.isEmpty {
+            let (written, error) = backend.ingest.write(contentsOf: Array(waiting))
+            moved += written
+            waiting = waiting.dropFirst(written)
+            guard let error else { break }
+            if case .recordTooLarge = error {
+                refuse(.tooLarge, detail: error.description)
+                waiting = waiting.dropFirst()
+                continue
+            }
+            break
+        }
+        let held = overflow.finishMove(returning: Array(waiting))
+        let recovered = lock.withLock {
+            state.counters.movedFromMemory += moved
+            guard held == 0, waiting.isEmpty, state.journalProblem != nil else { return false }
+            state.journalProblem = nil
+            return true
+        }
+        if recovered { diagnose(.storage, "the journal takes events again; what waited in memory moved to it") }
+        return held
+    }
+
+    /// Moves what waits in memory to the journal, retrying every 20 ms until nothing is left or
+    /// `deadline` passes. Blocking: call it off Swift's cooperative pool.
+    /// - Returns: whether memory is empty.
+    func moveAllFromMemory(to backend: DispatcherBackend, deadline: Date) -> Bool {
+        while moveFromMemory(to: backend) > 0 {
+            guard Date() < deadline else { return false }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return true
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+
+// Consuming, from the one consumer thread: reading, waiting, discarding, recovering.
+extension EventJournal {
+    /// What ``read(from:maxRecords:)`` found.
+    struct Batch: Sendable {
+        /// The events, in append order.
+        var events: [EncodedEvent]
+        /// Where the next read starts (after these events).
+        var next: JournalPosition
+        /// Whether a damaged record was skipped (the rest of that segment is ignored).
+        var skippedDamage: Bool
+    }
+
+    /// Reads up to `maxRecords` events after `position`, moving across segments. Never blocks
+    /// appends for longer than taking a snapshot.
+    func read(from position: JournalPosition, maxRecords: Int) -> Batch {
+        var cursor = position
+        var events: [EncodedEvent] = []
+        var damaged = false
+        while events.count < maxRecords {
+            let snapshot: (segment: JournalSegment, end: Int, sealed: Bool)? = condition.withLock {
+                guard let segment = segments.first(where: { $0.number >= cursor.segment }) else { return nil }
+                return (segment, segment.end, segment.sealed)
+            }
+            guard let (segment, end, sealed) = snapshot else { break }
+            if segment.number > cursor.segment { cursor = JournalPosition(segment: segment.number, offset: JournalSegment.headerSize) }
+            let result = segment.read(from: cursor.offset, to: end, maxRecords: maxRecords - events.count)
+            events.append(contentsOf: result.events)
+            cursor.offset = result.next
+            if result.damaged {
+                damaged = true
+                cursor.offset = end
+            }
+            guard cursor.offset >= end else { break }
+            guard sealed else { break }
+            // The segment is finished: continue in the next one, if any.
+            let hasNext = condition.withLock { segments.contains { $0.number > segment.number } }
+            guard hasNext else { break }
+            cursor = JournalPosition(segment: segment.number + 1, offset: 0)
+        }
+        if cursor.offset == 0 {
+            let first = condition.withLock { segments.first { $0.number >= cursor.segment }?.number }
+            cursor = JournalPosition(segment: first ?? cursor.segment, offset: JournalSegment.headerSize)
+        }
+        return Batch(events: events, next: cursor, skippedDamage: damaged)
+    }
+
+    /// Waits until records exist after `position` and have had ``lingerInterval`` to gather (or
+    /// ``wakeThreshold`` of them are waiting), the timeout passes, or ``wakeConsumer()`` is called.
+    /// - Returns: whether records are available.
+    @discardableResult
+    func waitForRecords(after position: JournalPosition, timeout: TimeInterval) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer {
+            consumer = .running
+            wakeRequested = false
+            condition.unlock()
+        }
+        lingerBase = appended
+        // Asleep until the first record: the append that writes it wakes the consumer.
+        while !hasRecordsLocked(after: position), !wakeRequested, !isClosed {
+            consumer = .sleeping
+            if !condition.wait(until: deadline) { break }
+        }
+        // Then linger, so that one group commit takes the records arriving meanwhile.
+        let lingerEnd = min(deadline, Date(timeIntervalSinceNow: lingerInterval))
+        while hasRecordsLocked(after: position), !wakeRequested, !isClosed, !manyWaitingLocked() {
+            consumer = .lingering
+            if !condition.wait(until: lingerEnd) { break }
+        }
+        return hasRecordsLocked(after: position)
+    }
+
+    func hasRecordsLocked(after position: JournalPosition) -> Bool {
+        segments.contains { segment in
+            segment.number > position.segment ? segment.end > JournalSegment.headerSize
+                : segment.number == position.segment && segment.end > position.offset
+        }
+    }
+
+    /// Wakes a consumer blocked in ``waitForRecords(after:timeout:)``.
+    func wakeConsumer() {
+        condition.withLock {
+            wakeRequested = true
+            condition.broadcast()
+        }
+    }
+
+    /// Deletes the segments entirely before `position` (their events are safely in the store).
+    /// When `position` is at the end of the last segment and `includingLast` is set, that one goes too.
+    func discard(before position: JournalPosition, includingLast: Bool = false) {
+        let removed: [JournalSegment] = condition.withLock {
+            var removed: [JournalSegment] = []
+            while let first = segments.first {
+                let consumed = first.number < position.segment
+                    || (includingLast && first.number == position.segment && first.end <= position.offset && segments.count == 1)
+                guard consumed else { break }
+                let segment = segments.removeFirst()
+                liveBytes -= segment.capacity
+                removed.append(segment)
+            }
+            return removed
+        }
+        for segment in removed { segment.remove() }
+    }
+
+    /// Creates the next segment ahead of time when the active one is more than half full, so
+    /// that an append rarely pays for creating a file. Called by the consumer.
+    func prepareNextSegment() {
+        let number: UInt64? = condition.withLock {
+            guard spare == nil, preparing == nil, !isClosed, let active = segments.last, !active.sealed,
+                  active.end > active.capacity / 2,
+                  liveBytes + configuration.segmentBytes <= configuration.maxBytes,
+                  (creationPausedUntil ?? .distantPast) <= Date(), (preparePausedUntil ?? .distantPast) <= Date() else { return nil }
+            preparing = nextNumber
+            return nextNumber
+        }
+        guard let number else { return }
+        var failure: JournalError?
+        let segment: JournalSegment?
+        do { segment = try JournalSegment.create(directory: directory, number: number, capacity: configuration.segmentBytes) } catch {
+            segment = nil
+            failure = error
+        }
+        let unused: JournalSegment? = condition.withLock {
+            preparing = nil
+            condition.broadcast()
+            // The disk may be short: appends try smaller segments themselves; creating ahead pauses.
+            preparePausedUntil = failure == nil ? nil : Self.pauseEnd(afterFailures: 7)
+            if spare == nil, nextNumber == number, !isClosed {
+                spare = segment
+                return nil
+            }
+            return segment
+        }
+        unused?.remove()
+    }
+
+    /// Asks the kernel to write every segment to disk (for power-loss durability; not needed
+    /// for process death).
+    func sync() {
+        let current = condition.withLock { segments }
+        for segment in current { segment.sync() }
+    }
+
+    /// Closes the journal: appends fail with ``JournalError/closed`` and the unused spare
+    /// segment is deleted. Segment files with events stay for the next run.
+    func close() {
+        let unused: JournalSegment? = condition.withLock {
+            isClosed = true
+            condition.broadcast()
+            defer { spare = nil }
+            return spare
+        }
+        unused?.remove()
+    }
+
+    /// Every event readable in the segments of `directory`, in order: what a restart recovers.
+    /// Reading stops, per segment, at the first zero, torn or damaged record.
+    static func recover(directory: String) throws -> [EncodedEvent] {
+        let journal = try EventJournal(directory: directory)
+        defer { journal.close() }
+        var events: [EncodedEvent] = []
+        var position = JournalPosition.start
+        while true {
+            let batch = journal.read(from: position, maxRecords: 4_096)
+            events.append(contentsOf: batch.events)
+            if batch.events.isEmpty && batch.next == position { break }
+            position = batch.next
+            if batch.events.isEmpty, !journal.hasRecords(after: position) { break }
+        }
+        return events
+    }
+
+    /// Whether records exist after `position`.
+    func hasRecords(after position: JournalPosition) -> Bool {
+        condition.withLock { hasRecordsLocked(after: position) }
+    }
+}

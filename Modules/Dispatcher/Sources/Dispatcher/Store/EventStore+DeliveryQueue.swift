@@ -1,0 +1,309 @@
+import Foundation
+
+// The delivery queue: claiming batches and settling their events.
+extension EventStore {
+    /// Marks up to `limit` due pending events (oldest first, fitting `maxBytes` together, at
+    /// least one) as in flight and returns them. Reads one page with `LIMIT`, never the store.
+    func claimBatch(limit: Int, maxBytes: Int, now: Date) throws -> [StoredEvent] {
+        guard limit > 0 else { return [] }
+        let due = Self.milliseconds(now)
+        let claimed: [StoredEvent] = try write { database, counts in
+            guard counts.pending > 0 else { return [] }
+            let first = try database.cached(EventStoreSchema.firstPending)
+            try first.bind(pendingFloor, at: 1)
+            guard try first.step() else {
+                first.reset()
+                return []
+            }
+            pendingFloor = first.int64(0)
+            first.reset()
+            let select = try database.cached(EventStoreSchema.claim)
+            try select.bind(pendingFloor, at: 1)
+            try select.bind(due, at: 2)
+            try select.bind(limit, at: 3)
+            var batch: [StoredEvent] = []
+            var bytes = 0
+            while try select.step() {
+                let size = select.int(14)
+                if !batch.isEmpty, bytes + size > maxBytes { break }
+                var row = Self.row(select)
+                row.status = .inFlight
+                batch.append(row)
+                bytes += size
+            }
+            select.reset()
+            guard let low = batch.first?.sequence, let high = batch.last?.sequence else { return [] }
+            let mark = try database.cached(EventStoreSchema.markInFlight)
+            try mark.bind(low, at: 1)
+            try mark.bind(high, at: 2)
+            try mark.bind(due, at: 3)
+            try mark.step()
+            let range = inFlight.values.reduce((low, high)) { (min($0.0, $1.sequence), max($0.1, $1.sequence)) }
+            try setMetadata(EventStoreSchema.inFlightRangeKey, "\(range.0):\(range.1)", database)
+            counts.pending -= batch.count
+            counts.inFlight += batch.count
+            return batch
+        }
+        lock.withLock { for row in claimed { inFlight[row.event.id] = (row.sequence, row.event.approximateSize) } }
+        return claimed
+    }
+
+    /// Splits ids into rows in flight (with their `seq` and size) and the others.
+    func partition(_ ids: [UUID]) -> (inFlight: [(sequence: Int64, size: Int)], others: [UUID]) {
+        var found: [(sequence: Int64, size: Int)] = []
+        var others: [UUID] = []
+        for id in ids {
+            if let row = inFlight[id] { found.append(row) } else { others.append(id) }
+        }
+        return (found, others)
+    }
+
+    /// Deletes acknowledged events, in one transaction, copying them into the delivered history
+    /// (``StoreLimits/deliveredHistory``) in that same transaction. Unknown ids are ignored.
+    func acknowledge(_ ids: [UUID]) throws {
+        try acknowledge(ids, deliveredAt: Date())
+    }
+
+    /// Deletes acknowledged events like ``acknowledge(_:)``, recording `deliveredAt` in the history.
+    /// - Parameters:
+    ///   - ids: the acknowledged events.
+    ///   - deliveredAt: the delivery time recorded in the history.
+    func acknowledge(_ ids: [UUID], deliveredAt: Date) throws {
+        guard !ids.isEmpty else { return }
+        let keep = limits.deliveredHistory
+        let deliveredAt = Self.milliseconds(deliveredAt)
+        try write { database, counts in
+            let (claimed, others) = partition(ids)
+            func settle(_ statement: SQLiteStatement) throws {
+                while try statement.step() {
+                    counts.bytes -= statement.int(1)
+                    switch statement.int64(0) {
+                    case EventStoreSchema.inFlight: counts.inFlight -= 1
+                    case EventStoreSchema.rejected: counts.rejected -= 1
+                    case EventStoreSchema.held: counts.held -= 1
+                    default: counts.pending -= 1
+                    }
+                }
+            }
+            var newestDelivered: Int64?
+            let wholeRange = wholeInFlightRange(claimed)
+            if let range = wholeRange {
+                // The common case, a whole batch: two range statements instead of two per row.
+                if keep > 0 {
+                    let copy = try database.cached(EventStoreSchema.copyDeliveredRange)
+                    try copy.bind(deliveredAt, at: 1)
+                    try copy.bind(range.lowerBound, at: 2)
+                    try copy.bind(range.upperBound, at: 3)
+                    try copy.step()
+                    if database.changes > 0 { newestDelivered = database.lastInsertRowID }
+                }
+                let delete = try database.cached(EventStoreSchema.acknowledgeRange)
+                try delete.bind(range.lowerBound, at: 1)
+                try delete.bind(range.upperBound, at: 2)
+                while try delete.step() {
+                    counts.inFlight -= 1
+                    counts.bytes -= delete.int(0)
+                }
+                delete.reset()
+            }
+            let copy = keep > 0 ? try database.cached(EventStoreSchema.copyDelivered) : nil
+            let delete = try database.cached(EventStoreSchema.acknowledge)
+            for row in wholeRange == nil ? claimed : [] {
+                if let copy {
+                    copy.rewind()
+                    try copy.bind(deliveredAt, at: 1)
+                    try copy.bind(row.sequence, at: 2)
+                    try copy.step()
+                    if database.changes == 1 { newestDelivered = database.lastInsertRowID }
+                }
+                delete.rewind()
+                try delete.bind(row.sequence, at: 1)
+                try delete.step()
+                if database.changes == 1 {
+                    counts.inFlight -= 1
+                    counts.bytes -= row.size
+                }
+            }
+            if !others.isEmpty {
+                let list = EventStoreSchema.literals(others)
+                if keep > 0 {
+                    let copyByID = try database.prepare(EventStoreSchema.copyDeliveredByID + " (\(list))")
+                    try copyByID.bind(deliveredAt, at: 1)
+                    try copyByID.step()
+                    if database.changes > 0 { newestDelivered = database.lastInsertRowID }
+                }
+                let scan = try database.prepare("DELETE FROM events WHERE id IN (\(list)) RETURNING status, size")
+                try settle(scan)
+            }
+            if let newestDelivered { try trimDeliveredHistory(database, newest: newestDelivered, keeping: keep) }
+        }
+        lock.withLock { for id in ids { inFlight[id] = nil } }
+    }
+
+    /// The `seq` range of `rows` when they are exactly the rows in flight through this store
+    /// within it (so statements over the range touch no other in-flight row); `nil` otherwise.
+    func wholeInFlightRange(_ rows: [(sequence: Int64, size: Int)]) -> ClosedRange<Int64>? {
+        guard rows.count > 1, let low = rows.map(\.sequence).min(), let high = rows.map(\.sequence).max() else { return nil }
+        guard Set(rows.map(\.sequence)).count == rows.count else { return nil }
+        let inRange = inFlight.values.reduce(0) { $0 + ((low...high).contains($1.sequence) ? 1 : 0) }
+        return inRange == rows.count ? low...high : nil
+    }
+
+    /// Deletes the delivered history's oldest rows beyond the most recent `keep` (`newest` is the
+    /// last `dseq` written; the history is numbered without gaps in delivery order).
+    func trimDeliveredHistory(_ database: SQLiteDatabase, newest: Int64, keeping keep: Int) throws {
+        guard newest > Int64(keep) else { return }
+        let trim = try database.cached(EventStoreSchema.trimDelivered)
+        try trim.bind(newest - Int64(keep), at: 1)
+        try trim.step()
+    }
+
+    /// Returns in-flight events to pending with one more attempt, `error` kept, due again at
+    /// `nextAttemptAt`. Events not in flight are left alone.
+    func scheduleRetry(_ ids: [UUID], nextAttemptAt: Date, error: String) throws {
+        guard !ids.isEmpty else { return }
+        try write { database, counts in
+            let update = try database.cached(EventStoreSchema.retry)
+            for row in partition(ids).inFlight {
+                update.reset()
+                try update.bind(Self.milliseconds(nextAttemptAt), at: 1)
+                try update.bind(error, at: 2)
+                try update.bind(row.sequence, at: 3)
+                try update.step()
+                let changed = database.changes
+                counts.inFlight -= changed
+                counts.pending += changed
+            }
+        }
+        returnToPending(ids)
+    }
+
+    /// Moves every pending next-attempt time later than `latest` back to `latest`, so a retry
+    /// scheduled while the clock was ahead waits no longer than the retry policy allows, and
+    /// returns the earliest next attempt among the pending events not due at `now` (nil when
+    /// none waits). Scans the pending rows once; returns at once when none is pending.
+    func capRetryTimes(notAfter latest: Date, now: Date) throws -> Date? {
+        guard counts().pending > 0 else { return nil }
+        let cap = Self.milliseconds(latest)
+        let due = Self.milliseconds(now)
+        return try write { database, _ in
+            let update = try database.cached(EventStoreSchema.capRetryTimes)
+            update.reset()
+            try update.bind(cap, at: 1)
+            try update.bind(pendingFloor, at: 2)
+            try update.bind(cap, at: 3)
+            try update.step()
+            let select = try database.cached(EventStoreSchema.earliestWaiting)
+            select.reset()
+            try select.bind(pendingFloor, at: 1)
+            try select.bind(due, at: 2)
+            defer { select.reset() }
+            guard try select.step(), !select.isNull(0) else { return nil }
+            return Self.date(select.int64(0))
+        }
+    }
+
+    /// Records, in the `meta` table, that the collector asked (`Retry-After`) to be sent
+    /// nothing before `date`.
+    func holdDeliveries(until date: Date) throws {
+        try setMetadata(EventStoreSchema.deliveryHoldKey, String(Self.milliseconds(date)))
+    }
+
+    /// The time recorded by ``holdDeliveries(until:)``; nil when none was (or it is unreadable).
+    func deliveryHold() throws -> Date? {
+        try metadata(EventStoreSchema.deliveryHoldKey).flatMap(Int64.init).map(Self.date)
+    }
+
+    /// Moves in-flight or pending events to rejected, counting an attempt and keeping `reason`.
+    func reject(_ ids: [UUID], reason: String) throws {
+        guard !ids.isEmpty else { return }
+        try write { database, counts in
+            let (claimed, others) = partition(ids)
+            let update = try database.cached(EventStoreSchema.rejectInFlight)
+            for row in claimed {
+                update.reset()
+                try update.bind(reason, at: 1)
+                try update.bind(row.sequence, at: 2)
+                try update.step()
+                let changed = database.changes
+                counts.inFlight -= changed
+                counts.rejected += changed
+            }
+            if !others.isEmpty {
+                let scan = try database.prepare("""
+                    UPDATE events SET status = 2, attempts = attempts + 1, last_error = ?
+                    WHERE id IN (\(EventStoreSchema.literals(others))) AND status = 0
+                    """)
+                try scan.bind(reason, at: 1)
+                try scan.step()
+                let changed = database.changes
+                counts.pending -= changed
+                counts.rejected += changed
+            }
+        }
+        lock.withLock { for id in ids { inFlight[id] = nil } }
+    }
+
+    /// Returns in-flight events to pending without counting an attempt.
+    func release(_ ids: [UUID]) throws {
+        guard !ids.isEmpty else { return }
+        try write { database, counts in
+            let update = try database.cached(EventStoreSchema.release)
+            for row in partition(ids).inFlight {
+                update.reset()
+                try update.bind(row.sequence, at: 1)
+                try update.step()
+                let changed = database.changes
+                counts.inFlight -= changed
+                counts.pending += changed
+            }
+        }
+        returnToPending(ids)
+    }
+
+    /// Forgets ids as in flight and lowers the pending floor to their rows.
+    func returnToPending(_ ids: [UUID]) {
+        lock.withLock {
+            for id in ids {
+                if let row = inFlight.removeValue(forKey: id) { pendingFloor = min(pendingFloor, row.sequence) }
+            }
+        }
+    }
+
+    /// Returns every in-flight event to pending (done on open: recovery from a crash mid-delivery).
+    /// - Returns: how many were released.
+    @discardableResult
+    func releaseAllInFlight() throws -> Int {
+        guard !isReadOnly else { throw readOnlyError }
+        return try withDatabase { database in try releaseAllInFlightLocked(database) }
+    }
+
+    @discardableResult
+    func releaseAllInFlightLocked(_ database: SQLiteDatabase) throws -> Int {
+        guard counters.inFlight > 0 || !inFlight.isEmpty else { return 0 }
+        var next = counters
+        let range = try readMetadata(EventStoreSchema.inFlightRangeKey, database).flatMap { text -> (Int64, Int64)? in
+            let parts = text.split(separator: ":").compactMap { Int64($0) }
+            return parts.count == 2 ? (parts[0], parts[1]) : nil
+        }
+        let released = try database.transaction {
+            if let range {
+                let update = try database.cached(EventStoreSchema.releaseRange)
+                try update.bind(range.0, at: 1)
+                try update.bind(range.1, at: 2)
+                try update.step()
+            } else {
+                try database.cached(EventStoreSchema.releaseAll).step()
+            }
+            let changed = database.changes
+            next.inFlight = 0
+            next.pending += changed
+            try writeCounters(next, database)
+            return changed
+        }
+        counters = next
+        inFlight = [:]
+        pendingFloor = min(pendingFloor, range?.0 ?? 0)
+        return released
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+
+// Opening, recovery of a damaged file, and the locked access every operation goes through.
+extension EventStore {
+    func openLocked() throws {
+        let folder = StorePath.folder(of: path)
+        if !folder.isEmpty { try FileProtection.createDirectory(atPath: folder) }
+        do {
+            try openFile()
+        } catch let error as SQLiteError where error.isCorruption {
+            // Rename before closing: closing would otherwise delete the damaged `-wal` with it.
+            let aside = FileProtection.setAside(path)
+            database?.close()
+            database = nil
+            guard let aside else {
+                throw StoreError.corrupt(path: path, setAsidePath: nil, cause: error.description)
+            }
+            recovered = aside
+            do { try openFile() } catch let error as SQLiteError { throw StoreError.from(error, path: path) }
+        } catch let error as SQLiteError {
+            database?.close()
+            database = nil
+            throw StoreError.from(error, path: path)
+        }
+    }
+
+    /// Opens the file read-only and reads the counters; writes nothing.
+    func openForReadingLocked() throws {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw StoreError.cannotOpen(path: path, reason: "no store file to read", errno: ENOENT)
+        }
+        switch EventStoreSignature.classify(path) {
+        case .foreign(let reason): throw StoreError.notAStore(path: path, reason: reason)
+        case .new: throw StoreError.cannotOpen(path: path, reason: "the store file is empty", errno: nil)
+        case .own: break
+        }
+        do {
+            let database = try SQLiteDatabase(path: SQLiteDatabase.readOnlyURI(path), flags: [.readOnly, .noMutex, .uri])
+            self.database = database
+            guard try database.scalarInt("PRAGMA user_version") == EventStoreSchema.version else {
+                let version = try database.scalarInt("PRAGMA user_version") ?? 0
+                database.close()
+                self.database = nil
+                throw StoreError.cannotOpen(
+                    path: path, reason: "not an event store of version \(EventStoreSchema.version) (found \(version))", errno: nil)
+            }
+            counters = try readCounters(database)
+        } catch let error as SQLiteError {
+            database?.close()
+            database = nil
+            throw StoreError.from(error, path: path)
+        }
+    }
+
+    /// The error every write to a store opened for reading throws.
+    var readOnlyError: StoreError {
+        .readOnly(path: path, cause: SQLiteError(extendedCode: SQLiteError.readOnly, message: "store opened for reading only").description)
+    }
+
+    /// Opens the file, sets WAL (checked) and the schema, reads the counters and releases in-flight rows.
+    func openFile() throws {
+        try FileProtection.createFile(atPath: path)
+        let database = try SQLiteDatabase(path: path)
+        self.database = database
+        try database.enableWriteAheadLog()
+        try database.execute("PRAGMA temp_store = MEMORY")
+        // Some builds (Debian's) default to full secure delete, which writes every freed page to
+        // the log: deleted rows are overwritten when it costs no extra I/O; purge() vacuums.
+        try database.execute("PRAGMA secure_delete = FAST")
+        if try database.scalarInt("PRAGMA user_version") != EventStoreSchema.version {
+            try database.transaction {
+                try database.execute(EventStoreSchema.create)
+                if try database.scalarInt(EventStoreSchema.hasHeldCounter) == 0 {
+                    try database.execute(EventStoreSchema.addHeldCounter)
+                }
+            }
+        }
+        if try database.scalarInt("PRAGMA application_id") != Int64(EventStoreSignature.applicationID) {
+            try database.execute("PRAGMA application_id = \(EventStoreSignature.applicationID)")
+        }
+        counters = try readCounters(database)
+        pendingFloor = 0
+        inFlight = [:]
+        recentIDs.removeAll(keepingCapacity: true)
+        olderIDs = []
+        for suffix in ["-wal", "-shm"] { FileProtection.restrict(path + suffix) }
+        try releaseAllInFlightLocked(database)
+    }
+
+    func readCounters(_ database: SQLiteDatabase) throws -> StoreCounts {
+        let statement = try database.cached(EventStoreSchema.readCounters)
+        guard try statement.step() else { return StoreCounts() }
+        let counts = StoreCounts(pending: statement.int(0), inFlight: statement.int(1), rejected: statement.int(2),
+                                 bytes: statement.int(3), evicted: statement.int(4), held: statement.int(5))
+        statement.reset()
+        return counts
+    }
+
+    func writeCounters(_ counts: StoreCounts, _ database: SQLiteDatabase) throws {
+        let statement = try database.cached(EventStoreSchema.writeCounters)
+        try statement.bind(counts.pending, at: 1)
+        try statement.bind(counts.inFlight, at: 2)
+        try statement.bind(counts.rejected, at: 3)
+        try statement.bind(counts.bytes, at: 4)
+        try statement.bind(counts.evicted, at: 5)
+        try statement.bind(counts.held, at: 6)
+        try statement.step()
+    }
+
+    /// Runs `body` with the open database under the lock. SQLite errors become ``StoreError``s;
+    /// on damage the file is set aside and a fresh store opened before the error is thrown.
+    func withDatabase<Result>(_ body: (SQLiteDatabase) throws -> Result) throws -> Result {
+        try lock.withLock {
+            if database == nil {
+                if closedByUser { throw StoreError.closed(path: path) }
+                try isReadOnly ? openForReadingLocked() : openLocked()
+            }
+            guard let database else { throw StoreError.closed(path: path) }
+            do {
+                return try body(database)
+            } catch let error as SQLiteError where error.isCorruption && isReadOnly {
+                throw StoreError.corrupt(path: path, setAsidePath: nil, cause: error.description)
+            } catch let error as SQLiteError where error.isCorruption {
+                let aside = FileProtection.setAside(path)
+                database.close()
+                self.database = nil
+                recovered = aside ?? recovered
+                counters = StoreCounts()
+                try? openLocked()
+                throw StoreError.corrupt(path: path, setAsidePath: aside, cause: error.description)
+            } catch let error as SQLiteError {
+                throw StoreError.from(error, path: path)
+            }
+        }
+    }
+
+    /// Runs `body` in a transaction on a copy of the counters, which are written in the same
+    /// transaction and kept only when it commits.
+    func write<Result>(_ body: (SQLiteDatabase, inout StoreCounts) throws -> Result) throws -> Result {
+        guard !isReadOnly else { throw readOnlyError }
+        return try withDatabase { database in
+            var next = counters
+            let result = try database.transaction {
+                let result = try body(database, &next)
+                try writeCounters(next, database)
+                return result
+            }
+            counters = next
+            return result
+        }
+    }
+}
