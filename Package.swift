@@ -44,7 +44,7 @@ let package = Package(
         // MARK: Tracking core
         .testTarget(name: "TrackingTests", dependencies: [tracking, trackingTestKit, "TestSupport"], swiftSettings: strictSettings),
 
-        .testTarget(name: "DataQualityTests", dependencies: [tracking, trackingTestKit, dataQuality], swiftSettings: strictSettings),
+        .testTarget(name: "DataQualityTests", dependencies: [tracking, trackingTestKit, dataQuality, "TestSupport"], swiftSettings: strictSettings),
 
         // MARK: Feature packages
         .testTarget(

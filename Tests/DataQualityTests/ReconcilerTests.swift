@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import DataQuality
 
 @Suite("Reconciliation")
@@ -62,7 +63,7 @@ struct ReconcilerTests {
     }
 
     @Test func readsFiles() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "DataQualityTests")
         defer { folder.remove() }
         let a = try folder.write(ours, to: "a.ndjson")
         let b = try folder.write(theirs, to: "b.ndjson")
