@@ -10,7 +10,7 @@ import Tracking
 /// `Analytics`: a real SQLite store in a temporary directory, a real loopback server, a real
 /// NDJSON file. (The data-quality fields are in `AnalyticsQualityEffectTests`, the lifecycle
 /// notifications in `AnalyticsLifecycleNotificationTests`.)
-@Suite("AnalyticsConfiguration takes effect: store and delivery")
+@Suite("AnalyticsConfiguration takes effect: store and delivery", .runsAlone)
 struct AnalyticsConfigurationEffectTests {
     @Test("store: the SQLite file is created there (mode 0600, folders made) and keeps the events for the next run")
     func storePath() async throws {

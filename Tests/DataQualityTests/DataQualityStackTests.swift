@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import Tracking
 import TrackingTestKit
 import DataQuality
@@ -85,7 +86,7 @@ struct DataQualityStackTests {
         #expect(Set(indexes) == Set(1...1000))
     }
 
-    @Test func theStagesAreCheapEnoughForTheSendPath() throws {
+    @Test(.runsAlone) func theStagesAreCheapEnoughForTheSendPath() throws {
         let contract = DataContract(categories: ["Onboarding": CategoryContract(fields: ["step": .mandatory(.integer), "source": .optional(.string, allowed: ["app", "web"])])])
         let quality = try stack(contract: contract)
         let reporter = EventReporter<Onboarding>(plugins: [NoOpPlugin()], processors: quality.processors)

@@ -26,7 +26,7 @@ final class IngestProbe: @unchecked Sendable {
     }
 }
 
-@Suite struct IngestWriterTests {
+@Suite(.runsAlone) struct IngestWriterTests {
     @Test func eightThreadsEnqueueAndEveryEventIsPersistedOnce() throws {
         let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
