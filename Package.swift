@@ -13,6 +13,22 @@ let dispatcher = Target.Dependency.product(name: "Dispatcher", package: "Dispatc
 let dispatcherTestKit = Target.Dependency.product(name: "DispatcherTestKit", package: "Dispatcher")
 let analytics = Target.Dependency.product(name: "Analytics", package: "Analytics")
 
+/// The feature packages under `Modules/`. A new feature adds its name here, and nothing else
+/// in this file: the line below depends on its package, and `featureTests` runs its tests.
+let features = ["Basket", "Onboarding", "Wishlist"]
+
+/// A feature's own tests, in `Modules/<Feature>/Tests/<Feature>Tests`: `swift test` inside the
+/// feature runs them through the feature's package, and `swift test` here runs them too.
+func featureTests(_ feature: String) -> Target {
+    .testTarget(
+        name: "\(feature)Tests",
+        dependencies: [.product(name: feature, package: feature), tracking, trackingTestKit],
+        path: "Modules/\(feature)/Tests/\(feature)Tests",
+        exclude: ["__Snapshots__"],
+        swiftSettings: strictSettings
+    )
+}
+
 let package = Package(
     name: "TrackingWorkspace",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
@@ -23,10 +39,7 @@ let package = Package(
         .package(path: "Modules/Tracking"),
         .package(path: "Modules/Dispatcher"),
         .package(path: "Modules/Analytics"),
-        .package(path: "Modules/Basket"),
-        .package(path: "Modules/Onboarding"),
-        .package(path: "Modules/Wishlist"),
-    ],
+    ] + features.map { .package(path: "Modules/\($0)") },
     targets: [
         // MARK: demo: the command-line program that composes everything
         .executableTarget(
@@ -52,27 +65,7 @@ let package = Package(
         // MARK: Tracking core
         .testTarget(name: "TrackingTests", dependencies: [tracking, trackingTestKit, "TestSupport"], swiftSettings: strictSettings),
 
-        .testTarget(name: "DataQualityTests", dependencies: [tracking, trackingTestKit, dataQuality], swiftSettings: strictSettings),
-
-        // MARK: Feature packages
-        .testTarget(
-            name: "BasketTests",
-            dependencies: [.product(name: "Basket", package: "Basket"), tracking, trackingTestKit],
-            exclude: ["__Snapshots__"],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "OnboardingTests",
-            dependencies: [.product(name: "Onboarding", package: "Onboarding"), tracking, trackingTestKit],
-            exclude: ["__Snapshots__"],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "WishlistTests",
-            dependencies: [.product(name: "Wishlist", package: "Wishlist"), tracking, trackingTestKit],
-            exclude: ["__Snapshots__"],
-            swiftSettings: strictSettings
-        ),
+        .testTarget(name: "DataQualityTests", dependencies: [tracking, trackingTestKit, dataQuality, "TestSupport"], swiftSettings: strictSettings),
 
         // MARK: Dispatcher
         .target(name: "TestSupport", dependencies: [tracking, "LoopbackHTTP"], path: "Tests/TestSupport", swiftSettings: strictSettings),
@@ -103,6 +96,6 @@ let package = Package(
             dependencies: [analytics, dispatcher, tracking, trackingTestKit, dataQuality, "TestSupport"],
             swiftSettings: strictSettings
         ),
-    ],
+    ] + features.map(featureTests),
     swiftLanguageModes: [.v6]
 )

@@ -3,5 +3,7 @@
 # Exits non-zero if the build fails or the recorded events are not what was sent.
 set -eu
 cd "$(dirname "$0")"
-# A scratch folder of its own inside the example (ignored by git), so two runs never share one.
-exec swift run --scratch-path .build-external ExternalFeature
+# A fresh scratch folder of its own, removed on exit, so two runs never share one.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+swift run --scratch-path "$scratch" ExternalFeature

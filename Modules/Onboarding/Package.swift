@@ -1,6 +1,11 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
 let package = Package(
     name: "Onboarding",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
@@ -15,7 +20,18 @@ let package = Package(
         .target(
             name: "Onboarding",
             dependencies: [.product(name: "Tracking", package: "Tracking")],
-            swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]
+            swiftSettings: strictSettings
+        ),
+        // MARK: its tests: `swift test` here runs them, and so does `swift test` at the root
+        .testTarget(
+            name: "OnboardingTests",
+            dependencies: [
+                "Onboarding",
+                .product(name: "Tracking", package: "Tracking"),
+                .product(name: "TrackingTestKit", package: "Tracking"),
+            ],
+            exclude: ["__Snapshots__"],
+            swiftSettings: strictSettings
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -7,7 +7,7 @@ import TestSupport
 import Tracking
 
 /// Every invalid value is refused with an error naming the field by its JSON path.
-@Suite("AnalyticsConfiguration validation")
+@Suite("AnalyticsConfiguration validation", .runsAlone)
 struct AnalyticsConfigurationValidationTests {
     /// One invalid configuration: the JSON members after `"store"`, the field it must name and a
     /// word the reason must contain.

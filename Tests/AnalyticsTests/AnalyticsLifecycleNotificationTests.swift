@@ -12,7 +12,7 @@ import Tracking
 /// Serialized: these tests post on the process-wide default center, so they must not overlap
 /// one another. Every other test's configuration turns observation off, so they are not
 /// disturbed by these posts, and these are not disturbed by theirs (they post none).
-@Suite("Lifecycle notifications", .serialized)
+@Suite("Lifecycle notifications", .serialized, .runsAlone)
 struct AnalyticsLifecycleNotificationTests {
     static let didEnterBackground = Notification.Name("UIApplicationDidEnterBackgroundNotification")
     static let willEnterForeground = Notification.Name("UIApplicationWillEnterForegroundNotification")

@@ -10,7 +10,7 @@ import TrackingTestKit
 /// Each data-quality field of `AnalyticsConfiguration` takes effect in a running `Analytics`:
 /// contract, consent categories, redaction, session timeouts, the duplicate window and the
 /// diagnostics options.
-@Suite("AnalyticsConfiguration takes effect: data quality")
+@Suite("AnalyticsConfiguration takes effect: data quality", .runsAlone)
 struct AnalyticsQualityEffectTests {
     static let contractJSON = """
     {"categories": {"Shop": {"events": [

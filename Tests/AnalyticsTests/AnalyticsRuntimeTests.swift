@@ -8,7 +8,7 @@ import Tracking
 import TrackingTestKit
 
 /// The runtime's own surface: sending, identity, privacy, delivery control and inspection.
-@Suite("Analytics runtime")
+@Suite("Analytics runtime", .runsAlone)
 struct AnalyticsRuntimeTests {
     @Test("reporter(for:): events reach the plugins and the store, hydrated and identified")
     func reporterReachesPluginsAndStore() async throws {

@@ -5,6 +5,7 @@ import TestSupport
 import Tracking
 
 /// Starting the runtime: one line, and a clear error for a store it cannot use.
+@Suite(.runsAlone)
 struct AnalyticsStartTests {
     @Test func aStorePathThatNamesAFolderIsRefusedWithAnErrorNamingTheField() throws {
         let configuration = AnalyticsConfiguration(storePath: "events/")

@@ -10,7 +10,7 @@ import Tracking
 /// slash. Each either works or fails with a clear error naming the path; none crashes.
 ///
 /// The working directory is never changed (tests run in parallel in one process).
-@Suite("Analytics store paths")
+@Suite("Analytics store paths", .runsAlone)
 struct AnalyticsStorePathTests {
     /// A relative path from the working directory to `url`, through `..` up to the root.
     private func relativePath(to url: URL) -> String {

@@ -7,24 +7,27 @@ import TestSupport
 /// sending continuously: SIGTERM or SIGINT mid-run ends it by that signal within the drain
 /// timeout, with every id printed before the signal in the SQLite store itself (drained, not
 /// left in the journal) and every id printed at all in the store or its journal.
-@Suite("Termination drain (SIGTERM, SIGINT) in a real child", .serialized)
+@Suite("Termination drain (SIGTERM, SIGINT) in a real child", .serialized, .runsAlone)
 struct TerminationDrainTests {
     /// The child's `--drain-timeout`.
     static let drainTimeout: TimeInterval = 3
     /// Allowance for a loaded 2-core machine, on top of the drain timeout.
     static let margin: TimeInterval = 4
 
-    @Test("SIGTERM mid-run: ended by SIGTERM within the drain timeout; everything sent before it is in the store", .timeLimit(.minutes(1)))
+    // The time limits only catch a hang: they also count the wait for the other `.runsAlone`
+    // tests to finish, several minutes in a parallel run.
+
+    @Test("SIGTERM mid-run: ended by SIGTERM within the drain timeout; everything sent before it is in the store", .timeLimit(.minutes(10)))
     func sigtermDrains() async throws {
         try await drainsThenEnds(by: SIGTERM)
     }
 
-    @Test("SIGINT mid-run: ended by SIGINT within the drain timeout; everything sent before it is in the store", .timeLimit(.minutes(1)))
+    @Test("SIGINT mid-run: ended by SIGINT within the drain timeout; everything sent before it is in the store", .timeLimit(.minutes(10)))
     func sigintDrains() async throws {
         try await drainsThenEnds(by: SIGINT)
     }
 
-    @Test("Without --drain-on-signal, SIGTERM ends the run at once by its default action", .timeLimit(.minutes(1)))
+    @Test("Without --drain-on-signal, SIGTERM ends the run at once by its default action", .timeLimit(.minutes(10)))
     func withoutTheOptionSigtermEndsAtOnce() async throws {
         let directory = try TemporaryDirectory(prefix: "drain-control")
         defer { directory.remove() }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import Tracking
 @testable import DataQuality
 
@@ -42,7 +43,7 @@ struct DataContractLoadingTests {
     }
 
     @Test func loadsFromAFileAndNamesTheFileOnError() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "DataQualityTests")
         defer { folder.remove() }
         let good = try folder.write(valid, to: "contract.json")
         #expect(try DataContract.load(from: good).categories.count == 1)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import Tracking
 import TrackingTestKit
 @testable import DataQuality
@@ -85,14 +86,16 @@ struct DataQualityStackTests {
         #expect(Set(indexes) == Set(1...1000))
     }
 
-    @Test func theStagesAreCheapEnoughForTheSendPath() throws {
+    @Test(.runsAlone) func theStagesAreCheapEnoughForTheSendPath() throws {
         let contract = DataContract(categories: ["Onboarding": CategoryContract(fields: ["step": .mandatory(.integer), "source": .optional(.string, allowed: ["app", "web"])])])
         let quality = try stack(contract: contract)
         let reporter = EventReporter<Onboarding>(plugins: [NoOpPlugin()], processors: quality.processors)
         let count = 10_000
-        let started = Date()
+        // The sends run the stages synchronously on this thread: its CPU time is their cost, and
+        // it does not count the time spent waiting for a core on a loaded machine.
+        let started = threadCPUSeconds()
         for index in 0..<count { reporter.send(name: .registration, action: .submitted, userData: ["step": .int(index), "source": "app"]) }
-        let perEvent = Date().timeIntervalSince(started) / Double(count)
+        let perEvent = (threadCPUSeconds() - started) / Double(count)
         #expect(perEvent < 0.000_5, "each event took \(perEvent * 1_000_000) µs in the stages")
         #expect(quality.diagnostics.snapshot().count(.sent) == count)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import Tracking
 import TrackingTestKit
 @testable import DataQuality
@@ -138,7 +139,7 @@ struct SnowplowEntityTests {
             let list = entities(of: event)
             #expect(list.compactMap(schema) == [SnowplowEntity.mobileContextSchema, SnowplowEntity.clientSessionSchema])
             for entity in list {
-                let errors = try SchemaValidator.errors(ofEntity: entity)
+                let errors = try SchemaValidator.validateSelfDescribing(entity)
                 #expect(errors.isEmpty, "\(schema(of: entity) ?? "?"): \(errors.joined(separator: "; "))")
             }
         }
@@ -172,7 +173,7 @@ struct SnowplowEntityTests {
         #expect(session["previousId"] == before["sessionId"] && session["index"] == 2)
         for event in [first, second] {
             guard case .array(let list)? = event.context["snowplowEntities"] else { continue }
-            for entity in list { #expect(try SchemaValidator.errors(ofEntity: entity).isEmpty) }
+            for entity in list { #expect(try SchemaValidator.validateSelfDescribing(entity).isEmpty) }
         }
     }
 
@@ -181,8 +182,7 @@ struct SnowplowEntityTests {
         let stage = ContextHydrator(application: application, device: device, identity: Identity(store: store), sessions: SessionTracker(store: store))
         let event = try #require(stage.process(TrackedEvent(category: "C", name: "n", action: "a")))
         let list = try #require(event.context["snowplowEntities"])
-        let contexts = SchemaValidator.snowplowSchemas.appendingPathComponent("com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-1")
-        let errors = try SchemaValidator.errors(of: list, against: contexts)
+        let errors = try SchemaValidator.validate(list, against: "iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-1")
         #expect(errors.isEmpty, "\(errors)")
     }
 
@@ -192,17 +192,17 @@ struct SnowplowEntityTests {
         let rolled = state.nextEvent(at: Date(timeIntervalSince1970: 5), id: UUID())
         #expect(rolled.previousSessionID != nil)
         let entity = SnowplowEntity.clientSession(rolled, installationID: UUID())
-        #expect(try SchemaValidator.errors(ofEntity: entity).isEmpty)
+        #expect(try SchemaValidator.validateSelfDescribing(entity).isEmpty)
     }
 
     @Test func theCurrentDevicesMobileContextIsValid() throws {
-        #expect(try SchemaValidator.errors(ofEntity: SnowplowEntity.mobileContext(.current())).isEmpty)
+        #expect(try SchemaValidator.validateSelfDescribing(SnowplowEntity.mobileContext(.current())).isEmpty)
     }
 
     @Test func theValidatorCatchesABrokenEntity() throws {
         // Guards the helper itself: an uppercase userId and a missing required field must fail.
         let broken: UserDataValue = ["schema": .string(SnowplowEntity.clientSessionSchema), "data": ["userId": "NOT-A-UUID", "sessionIndex": 1]]
-        let errors = try SchemaValidator.errors(ofEntity: broken)
+        let errors = try SchemaValidator.validateSelfDescribing(broken)
         #expect(errors.contains { $0.contains("sessionId") })
         #expect(errors.contains { $0.contains("userId") })
     }

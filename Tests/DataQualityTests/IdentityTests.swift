@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 @testable import DataQuality
+import TestSupport
 
 @Suite("Identifiers and their persistence")
 struct IdentityTests {
     @Test func theInstallationIDIsCreatedOnceAndSurvivesARestart() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "DataQualityTests")
         defer { folder.remove() }
         let file = folder.file("identity.json")
         let first = Identity(store: try FileIdentityStore(url: file))
@@ -17,7 +18,7 @@ struct IdentityTests {
     }
 
     @Test func theFileIsOwnerOnly() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "DataQualityTests")
         defer { folder.remove() }
         let file = folder.file("nested/identity.json")
         _ = Identity(store: try FileIdentityStore(url: file)).installationID
@@ -28,7 +29,7 @@ struct IdentityTests {
     }
 
     @Test func theUserIDIsSetOnLoginPersistedAndClearedOnLogout() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "DataQualityTests")
         defer { folder.remove() }
         let file = folder.file("identity.json")
         let identity = Identity(store: try FileIdentityStore(url: file))
@@ -41,7 +42,7 @@ struct IdentityTests {
     }
 
     @Test func purgeLeavesNoIdentifiers() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "DataQualityTests")
         defer { folder.remove() }
         let file = folder.file("identity.json")
         let store = try FileIdentityStore(url: file)
@@ -78,7 +79,7 @@ struct IdentityTests {
     }
 
     @Test func aCorruptFileIsSetAsideAndANewStoreStarts() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "DataQualityTests")
         defer { folder.remove() }
         let file = try folder.write("{not json", to: "identity.json")
         let store = try FileIdentityStore(url: file)
@@ -89,7 +90,7 @@ struct IdentityTests {
     }
 
     @Test func aFailedWriteIsReportedNotFatal() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "DataQualityTests")
         defer { folder.remove() }
         let storeFolder = folder.file("store")
         let store = try FileIdentityStore(url: storeFolder.appendingPathComponent("identity.json"))
@@ -108,7 +109,7 @@ struct IdentityTests {
     }
 
     @Test func theSessionContinuesAcrossARestartAndRollsOverWhenExpired() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "DataQualityTests")
         defer { folder.remove() }
         let file = folder.file("identity.json")
         let start = Date(timeIntervalSince1970: 1_800_000_000)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import Tracking
 import TrackingTestKit
 @testable import DataQuality
@@ -17,7 +18,7 @@ private enum Basket: EventType {
 @Suite("Privacy")
 struct PrivacyTests {
     @Test func optOutStopsEventsAtOnceAndPersistsAcrossARestart() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "DataQualityTests")
         defer { folder.remove() }
         let file = folder.file("identity.json")
         let recorder = RecordingPlugin()
@@ -67,7 +68,7 @@ struct PrivacyTests {
     }
 
     @Test func aDecisionForACategoryAddedAtRunTimeSurvivesARestart() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "DataQualityTests")
         defer { folder.remove() }
         let file = folder.file("identity.json")
         PrivacyControls(store: try FileIdentityStore(url: file)).setConsent(.denied, for: "Ads")
@@ -90,7 +91,7 @@ struct PrivacyTests {
     }
 
     @Test func purgeClearsPrivacyStateAndIdentifiersAndTellsTheDispatcher() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "DataQualityTests")
         defer { folder.remove() }
         let file = folder.file("identity.json")
         let configuration = QualityConfiguration(consentCategories: ["Marketing"])

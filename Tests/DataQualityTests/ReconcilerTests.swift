@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DataQuality
+import TestSupport
 
 @Suite("Reconciliation")
 struct ReconcilerTests {
@@ -62,7 +63,7 @@ struct ReconcilerTests {
     }
 
     @Test func readsFiles() throws {
-        let folder = try TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "DataQualityTests")
         defer { folder.remove() }
         let a = try folder.write(ours, to: "a.ndjson")
         let b = try folder.write(theirs, to: "b.ndjson")

@@ -5,7 +5,7 @@ import TestSupport
 
 /// A retry scheduled while the clock was a day ahead must not wait a day once the clock is
 /// corrected: every wait is capped at the retry policy's longest wait (``RetryPolicy/maxWait``).
-@Suite("Clock changes never stretch a retry wait", .serialized)
+@Suite("Clock changes never stretch a retry wait", .serialized, .runsAlone)
 struct ClockChangeDeliveryTests {
     /// 0.1 s doubling to 0.5 s, `Retry-After` up to 1 s: no wait longer than 1 s.
     let policy = RetryPolicy(baseDelay: 0.1, maxDelay: 0.5, jitter: .none, maxRetryAfter: 1)

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 import Tracking
 
-@Suite("Delivery throughput through a loopback collector")
+@Suite("Delivery throughput through a loopback collector", .runsAlone)
 struct DeliveryThroughputTests {
     /// Events read, encoded in the Segment format, sent to 127.0.0.1 and acknowledged, per second.
     ///

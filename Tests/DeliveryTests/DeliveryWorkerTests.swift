@@ -2,6 +2,7 @@
 @testable import DispatcherTestKit
 import Foundation
 import Testing
+import TestSupport
 import Tracking
 
 /// A clock the test moves by hand.
@@ -32,7 +33,7 @@ final class ProgressLog: @unchecked Sendable {
     var reports: [DeliveryReport] { lock.withLock { entries } }
 }
 
-@Suite("Delivery worker with a spy transport and an in-memory queue")
+@Suite("Delivery worker with a spy transport and an in-memory queue", .runsAlone)
 struct DeliveryWorkerTests {
     let start = Date(timeIntervalSince1970: 1_795_255_200)
 

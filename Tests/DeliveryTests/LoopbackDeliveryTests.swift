@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 import Tracking
 
-@Suite("Delivery through a real HTTP collector on 127.0.0.1", .serialized)
+@Suite("Delivery through a real HTTP collector on 127.0.0.1", .serialized, .runsAlone)
 struct LoopbackDeliveryTests {
     @Test("URLSessionTransport: answers, headers, dropped connections and timeouts")
     func transport() async throws {

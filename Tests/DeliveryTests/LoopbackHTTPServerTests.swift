@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("The loopback test collector itself")
+@Suite("The loopback test collector itself", .runsAlone)
 struct LoopbackHTTPServerTests {
     @Test("keep-alive and Connection: close both work; scripted answers come in order; requests are recorded")
     func connectionHandling() async throws {

@@ -5,7 +5,7 @@ import TestSupport
 
 /// A collector answering with a redirect: deliveries never follow it, so the write key never
 /// reaches another host, and the events stay pending for a retry.
-@Suite("Redirects are never followed", .serialized)
+@Suite("Redirects are never followed", .serialized, .runsAlone)
 struct RedirectDeliveryTests {
     @Test("301, 302, 303, 307, 308: the Location host gets nothing, the events stay pending, the report names that host",
           arguments: [301, 302, 303, 307, 308])

@@ -1,8 +1,9 @@
 @testable import Dispatcher
 import Foundation
 import Testing
+import TestSupport
 
-@Suite("Retry policy decisions (fixed time, fixed randomness)")
+@Suite("Retry policy decisions (fixed time, fixed randomness)", .runsAlone)
 struct RetryPolicyTests {
     let now = Date(timeIntervalSince1970: 1_795_255_200)
     let created = Date(timeIntervalSince1970: 1_795_255_100)

@@ -28,7 +28,7 @@ private func reportedCalls() -> [TrackedEvent] {
     return recorder.events
 }
 
-@Suite("Segment identify and screen messages, as a collector on 127.0.0.1 receives them", .serialized)
+@Suite("Segment identify and screen messages, as a collector on 127.0.0.1 receives them", .serialized, .runsAlone)
 struct SegmentCallTests {
     @Test("identify has type, traits, userId; screen has type, name, properties; both the common fields")
     func identifyAndScreenOnTheWire() async throws {

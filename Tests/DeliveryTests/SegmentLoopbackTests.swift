@@ -13,7 +13,7 @@ private func hydratedEvent() throws -> TrackedEvent {
     return try #require(hydrator.process(TrackedEvent(category: "Cart", name: "checkout", action: "pay", userData: ["quantity": 2])))
 }
 
-@Suite("Segment and Snowplow requests as a real collector on 127.0.0.1 receives them", .serialized)
+@Suite("Segment and Snowplow requests as a real collector on 127.0.0.1 receives them", .serialized, .runsAlone)
 struct SegmentLoopbackTests {
     @Test("a hydrated event: library once in context, a BCP 47 locale, User-Agent and Basic auth")
     func hydratedEventWithBasicAuthentication() async throws {

@@ -6,7 +6,7 @@ import Tracking
 
 /// A real child process (`demo generate`) killed with SIGKILL: every id whose `send` returned
 /// (it was printed after `send` returned) must be in the store afterwards.
-@Suite("Crash safety (SIGKILL)", .serialized)
+@Suite("Crash safety (SIGKILL)", .serialized, .runsAlone)
 struct CrashTests {
     @Test("10 SIGKILLs at random moments on one store lose no event whose send returned")
     func killedGeneratorsLoseNothing() async throws {

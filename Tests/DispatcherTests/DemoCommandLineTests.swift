@@ -4,7 +4,7 @@ import Testing
 
 /// The `demo` command line as a user types it: stray arguments, exit statuses, help, messages,
 /// id case and progress, all through the real binary.
-@Suite("demo command line: usage", .serialized)
+@Suite("demo command line: usage", .serialized, .runsAlone)
 struct DemoCommandLineTests {
     /// Runs `demo` with `arguments` and returns its status, standard error lines and output lines.
     private func run(_ arguments: [String], timeout: TimeInterval = 60) async throws -> (status: Int32?, errors: [String], output: [String]) {

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The `demo` program as a user runs it: real child processes, real files.
-@Suite("demo command line", .serialized)
+@Suite("demo command line", .serialized, .runsAlone)
 struct DemoCommandTests {
     @Test("The journey prints events from all three features, flags, a summary, and exits 0")
     func journeyRuns() async throws {

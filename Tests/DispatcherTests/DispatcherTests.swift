@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 import Tracking
 
-@Suite("Dispatcher: persist, batch, deliver")
+@Suite("Dispatcher: persist, batch, deliver", .runsAlone)
 struct DispatcherTests {
     @Test("Events sent through a reporter arrive at the collector once each, and leave the store")
     func deliversEverything() async throws {

@@ -15,7 +15,7 @@ private func acknowledgedIDs(_ server: LoopbackHTTPServer) -> [String] {
 
 /// 401, 403 and 404 say the endpoint or the write key is wrong, not the events: delivery pauses,
 /// every event stays pending, and resuming delivers them once the collector accepts.
-@Suite("A refused endpoint pauses delivery; rejected events can be requeued", .serialized)
+@Suite("A refused endpoint pauses delivery; rejected events can be requeued", .serialized, .runsAlone)
 struct EndpointRefusedTests {
     @Test("401, 403, 404: events stay pending with no attempt counted, delivery pauses with a diagnostic, resume delivers",
           arguments: [401, 403, 404])

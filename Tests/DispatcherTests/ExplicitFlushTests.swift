@@ -6,7 +6,7 @@ import Tracking
 
 /// An explicit flush tries at once after a network error, but never before a collector's
 /// `Retry-After`.
-@Suite("Dispatcher: an explicit flush skips the backoff, not Retry-After", .serialized)
+@Suite("Dispatcher: an explicit flush skips the backoff, not Retry-After", .serialized, .runsAlone)
 struct ExplicitFlushTests {
     /// A Dispatcher on the store at `path`, delivering to `url` in the Segment format.
     private func dispatcher(_ path: String, _ url: URL, policy: RetryPolicy) throws -> Dispatcher {

@@ -4,7 +4,7 @@ import Testing
 
 /// `demo monitor` and `demo flush` on what `--store` really holds: a crashed store with events
 /// still in its journal, things that are not stores, a read-only store, and large stores.
-@Suite("demo monitor and flush: stores as they are", .serialized)
+@Suite("demo monitor and flush: stores as they are", .serialized, .runsAlone)
 struct MonitorCommandTests {
     /// Every file under `folder` with its size, bytes and modification time.
     private static func snapshot(_ folder: URL) throws -> [String: String] {

@@ -6,7 +6,7 @@ import Testing
 import Tracking
 
 /// Consent and purge across the data-quality stages and the Dispatcher's store.
-@Suite("Privacy through the Dispatcher", .serialized)
+@Suite("Privacy through the Dispatcher", .serialized, .runsAlone)
 struct PrivacyIntegrationTests {
     /// A stack whose identifiers live in the store's metadata, as the demo wires it.
     private func stack(for dispatcher: Dispatcher, consent: [String]) throws -> DataQualityStack {

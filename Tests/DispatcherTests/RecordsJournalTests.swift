@@ -6,7 +6,7 @@ import Tracking
 
 /// `Dispatcher.records` shows an event as soon as `send` returned, while it is still only in the
 /// journal (the writer moves it to SQLite a moment later).
-@Suite("Dispatcher.records includes the journal", .serialized)
+@Suite("Dispatcher.records includes the journal", .serialized, .runsAlone)
 struct RecordsJournalTests {
     @Test("Every event whose send returned is listed at once, pending, exactly once")
     func recordsRightAfterSend() async throws {

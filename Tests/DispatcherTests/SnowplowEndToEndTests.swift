@@ -8,7 +8,7 @@ import Tracking
 /// The whole pipeline on the Snowplow wire: hydrated events (session and mobile entities),
 /// persisted, delivered to a collector on 127.0.0.1, and every request body validated against
 /// the official Iglu schemas kept in `Tests/Fixtures/snowplow/`.
-@Suite("Snowplow end to end")
+@Suite("Snowplow end to end", .runsAlone)
 struct SnowplowEndToEndTests {
     @Test("Hydrated events delivered to a collector validate against payload_data, contexts and the entity schemas")
     func collectorBodiesValidate() async throws {

@@ -6,7 +6,7 @@ import TestSupport
 
 /// A seeded, randomised run of hostile data through two Dispatchers: one writing NDJSON, one
 /// delivering Segment batches to a real collector on 127.0.0.1.
-@Suite("Reliability: BadInput", .serialized)
+@Suite("Reliability: BadInput", .serialized, .runsAlone)
 struct BadInputTests {
     static let seed: UInt64 = 0xBAD_1A9E7
     static let eventCount = 3_000

@@ -6,7 +6,7 @@ import Tracking
 
 /// A burst into a Dispatcher with its default configuration loses nothing, and past the byte
 /// budget the oldest events are evicted, counted and reported.
-@Suite("Integrity: bursts and the byte budget", .serialized)
+@Suite("Integrity: bursts and the byte budget", .serialized, .runsAlone)
 struct BurstTests {
     /// A typical event: four userData fields, like the demo's load mix.
     private static func event(_ index: Int) -> TrackedEvent {

@@ -6,7 +6,7 @@ import Tracking
 
 /// Eight threads sending through one reporter into one Dispatcher while another task flushes,
 /// pauses, resumes and backgrounds it. Run under `swift test --sanitize=thread` too.
-@Suite("Reliability: Concurrency", .serialized)
+@Suite("Reliability: Concurrency", .serialized, .runsAlone)
 struct ConcurrencyTests {
     static let threads = 8
     static let perThread = 2_000

@@ -7,7 +7,7 @@ import TrackingTestKit
 
 /// userData nested 100 and 10,000 levels deep, objects and arrays: nothing crashes, and every
 /// wire format carries valid JSON with the value cut at depth 32 and the event flagged.
-@Suite("Reliability: DeepNesting", .serialized)
+@Suite("Reliability: DeepNesting", .serialized, .runsAlone)
 struct DeepNestingTests {
     /// How the events reach the plugins.
     enum Route: String, Sendable, CaseIterable {

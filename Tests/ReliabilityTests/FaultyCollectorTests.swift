@@ -5,7 +5,7 @@ import TestSupport
 import Tracking
 
 /// A Dispatcher delivering to a real collector on 127.0.0.1 that fails in every way it can.
-@Suite("Reliability: FaultyCollector", .serialized)
+@Suite("Reliability: FaultyCollector", .serialized, .runsAlone)
 struct FaultyCollectorTests {
     @Test("500, 503, 429 + Retry-After, 413, a dropped connection and a stall, then 200s: every event arrives, acknowledged once")
     func everythingArrivesThroughFaults() async throws {

@@ -6,7 +6,7 @@ import Tracking
 
 /// A real full disk (a small tmpfs): every refused event is counted with its reason, memory
 /// takes what the journal can't, nothing spins, and storing resumes once there is room again.
-@Suite("Integrity: a full disk", .serialized, .enabled(if: SmallFileSystem.isAvailable, "needs root to mount a small tmpfs"))
+@Suite("Integrity: a full disk", .serialized, .enabled(if: SmallFileSystem.isAvailable, "needs root to mount a small tmpfs"), .runsAlone)
 struct FullDiskTests {
     /// Reads `key N` out of a summary line.
     private static func figure(_ key: String, in line: String) -> Int? {

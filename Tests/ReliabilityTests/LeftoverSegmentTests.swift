@@ -7,7 +7,7 @@ import Tracking
 /// Files in the journal folder that are not this run's segments (an empty file a crash left
 /// while creating one, a damaged file, a file that appears while running) never stop the
 /// journal from taking events.
-@Suite("Integrity: leftover journal files", .serialized)
+@Suite("Integrity: leftover journal files", .serialized, .runsAlone)
 struct LeftoverSegmentTests {
     private static func journalFolder(_ storePath: String) -> String { storePath + ".journal" }
 

@@ -6,7 +6,7 @@ import Tracking
 
 /// `flush(timeout:)` and `drain(timeout:)` must keep their deadline even when the host has
 /// blocked every thread of Swift's cooperative pool.
-@Suite("Reliability: deadlines hold with the cooperative pool saturated", .serialized)
+@Suite("Reliability: deadlines hold with the cooperative pool saturated", .serialized, .runsAlone)
 struct SaturatedPoolTests {
     /// How the test proves that the library needs no pool thread to keep a deadline:
     ///

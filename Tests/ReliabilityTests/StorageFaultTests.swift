@@ -6,7 +6,7 @@ import Tracking
 
 /// Storage that is damaged or cannot be written: the Dispatcher never crashes, says what is
 /// wrong, keeps events in memory within bounds, and recovers by itself.
-@Suite("Reliability: StorageFault", .serialized)
+@Suite("Reliability: StorageFault", .serialized, .runsAlone)
 struct StorageFaultTests {
     private static func sendProbes(_ count: Int, through dispatcher: Dispatcher, from start: Int = 0) -> [Receipt?] {
         (start..<start + count).map { index in

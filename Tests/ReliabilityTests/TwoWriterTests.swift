@@ -6,7 +6,7 @@ import Tracking
 
 /// One store has one writer: a second one, in another process or the same, is refused at once
 /// with "store in use by process N" and nothing is lost or counted twice.
-@Suite("Integrity: two writers on one store", .serialized)
+@Suite("Integrity: two writers on one store", .serialized, .runsAlone)
 struct TwoWriterTests {
     @Test("A second Dispatcher on the same store is refused with the owner's pid until the first closes")
     func secondDispatcherIsRefused() async throws {

@@ -5,7 +5,7 @@ import TestSupport
 import Tracking
 
 /// Waiting for a collector must cost no CPU.
-@Suite("Reliability: waiting costs no CPU", .serialized)
+@Suite("Reliability: waiting costs no CPU", .serialized, .runsAlone)
 struct WaitCostTests {
     /// Measures the process's CPU time (`CLOCK_PROCESS_CPUTIME_ID`) around a 3 s wait for a
     /// `Retry-After`, in the way an app or a command waits for delivery: flush until nothing is

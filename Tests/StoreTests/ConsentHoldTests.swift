@@ -1,6 +1,7 @@
 @testable import Dispatcher
 import Foundation
 import Testing
+import TestSupport
 import Tracking
 
 /// Events flagged `awaiting_consent` wait in the store, untouched, until released or deleted.
@@ -14,9 +15,9 @@ import Tracking
     }
 
     @Test func heldEventsAreCountedNeverClaimedNorEvicted() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let store = try EventStore(path: folder.file("store.sqlite"), limits: StoreLimits(maxEvents: 6))
+        let store = try EventStore(path: folder.file("store.sqlite").path, limits: StoreLimits(maxEvents: 6))
         let held = (0..<3).map { awaitingConsent($0, category: "Marketing") }
         try store.insert(held)
         try store.insert((0..<6).map { sampleEvent($0) }) // 9 > 6: three pending events are evicted
@@ -32,9 +33,9 @@ import Tracking
     }
 
     @Test func releaseMakesACategoryDeliverableWithoutTheHoldFlag() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let path = folder.file("store.sqlite")
+        let path = folder.file("store.sqlite").path
         let marketing = (0..<4).map { awaitingConsent($0, category: "Marketing") }
         let ads = (0..<2).map { awaitingConsent($0, category: "Ads") }
         do { try EventStore(path: path).insert(marketing + ads) }
@@ -55,9 +56,9 @@ import Tracking
     }
 
     @Test func deleteRemovesOnlyThatCategorysHeldEvents() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let store = try EventStore(path: folder.file("store.sqlite"))
+        let store = try EventStore(path: folder.file("store.sqlite").path)
         let pendingMarketing = sampleEvent(0, category: "Marketing")
         let ads = awaitingConsent(0, category: "Ads")
         try store.insert((0..<3).map { awaitingConsent($0, category: "Marketing") } + [pendingMarketing, ads])

@@ -1,14 +1,15 @@
 @testable import Dispatcher
 import Foundation
 import Testing
+import TestSupport
 import Tracking
 
 /// The counters stay exact through ingest, a restart with journal replay, and a full delivery.
 @Suite struct CounterSanityTests {
     @Test func countsAreExactThroughReplayAndDeliveryAndNoIdIsClaimedTwice() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let path = folder.file("store.sqlite")
+        let path = folder.file("store.sqlite").path
         let count = 20_000
         let events = (0..<count).map { sampleEvent($0) }
         do {
@@ -51,9 +52,9 @@ import Tracking
     }
 
     @Test func countsAreExactWhenACrashLeavesTheJournalToReplay() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let path = folder.file("store.sqlite")
+        let path = folder.file("store.sqlite").path
         let count = 20_000
         let events = (0..<count).map { sampleEvent($0) }
         do {

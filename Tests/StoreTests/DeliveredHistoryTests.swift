@@ -1,6 +1,7 @@
 @testable import Dispatcher
 import Foundation
 import Testing
+import TestSupport
 import Tracking
 
 /// Acknowledged events are kept, bounded, for the monitor.
@@ -17,9 +18,9 @@ import Tracking
     }
 
     @Test func acknowledgedEventsKeepTheirFieldsInTheHistory() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let store = try EventStore(path: folder.file("store.sqlite"))
+        let store = try EventStore(path: folder.file("store.sqlite").path)
         let date = Date(timeIntervalSince1970: 1_700_000_000)
         let tracked = TrackedEvent(
             id: EventID.make(at: date), timestamp: date, category: "Basket", name: "checkout", action: "pay",
@@ -41,9 +42,9 @@ import Tracking
     }
 
     @Test func historyKeepsOnlyTheMostRecent() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let store = try EventStore(path: folder.file("store.sqlite"), limits: StoreLimits(deliveredHistory: 25))
+        let store = try EventStore(path: folder.file("store.sqlite").path, limits: StoreLimits(deliveredHistory: 25))
         let events = (0..<100).map { sampleEvent($0) }
         try store.insert(events)
         #expect(try deliverAll(store, batch: 7) == events.map(\.id))
@@ -54,9 +55,9 @@ import Tracking
     }
 
     @Test func acknowledgingPartOfABatchLeavesTheRestInFlight() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let store = try EventStore(path: folder.file("store.sqlite"))
+        let store = try EventStore(path: folder.file("store.sqlite").path)
         let events = (0..<5).map { sampleEvent($0) }
         try store.insert(events)
         let batch = try store.claimBatch(limit: 5, maxBytes: .max, now: Date())
@@ -69,9 +70,9 @@ import Tracking
     }
 
     @Test func zeroDisablesTheHistory() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let store = try EventStore(path: folder.file("store.sqlite"), limits: StoreLimits(deliveredHistory: 0))
+        let store = try EventStore(path: folder.file("store.sqlite").path, limits: StoreLimits(deliveredHistory: 0))
         try store.insert((0..<10).map { sampleEvent($0) })
         #expect(try deliverAll(store).count == 10)
         #expect(try store.query(StoreQuery(status: .delivered)).isEmpty)
@@ -79,9 +80,9 @@ import Tracking
     }
 
     @Test func allStatusesPageOverStoredEventsThenTheHistory() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let store = try EventStore(path: folder.file("store.sqlite"))
+        let store = try EventStore(path: folder.file("store.sqlite").path)
         let events = (0..<10).map { sampleEvent($0) }
         try store.insert(Array(events.prefix(4)))
         _ = try deliverAll(store) // events 0–3 delivered
@@ -97,9 +98,9 @@ import Tracking
     }
 
     @Test func historySurvivesReopenAndPurgeEmptiesIt() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let path = folder.file("store.sqlite")
+        let path = folder.file("store.sqlite").path
         do {
             let store = try EventStore(path: path)
             try store.insert((0..<5).map { sampleEvent($0) })
@@ -114,9 +115,9 @@ import Tracking
     }
 
     @Test func acknowledgingIdsNotInFlightRecordsThemToo() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let path = folder.file("store.sqlite")
+        let path = folder.file("store.sqlite").path
         let events = (0..<3).map { sampleEvent($0) }
         do { try EventStore(path: path).insert(events) }
         let store = try EventStore(path: path) // nothing claimed through this instance

@@ -1,6 +1,7 @@
 @testable import Dispatcher
 import Foundation
 import Testing
+import TestSupport
 import Tracking
 
 @Suite struct EventJournalTests {
@@ -13,9 +14,9 @@ import Tracking
     }
 
     @Test func roundTripPreservesEveryByte() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let directory = folder.file("journal")
+        let directory = folder.file("journal").path
         let events = (0..<50).map(unusual)
         let journal = try EventJournal(directory: directory)
         for event in events { try journal.append(event) }
@@ -27,11 +28,11 @@ import Tracking
     }
 
     @Test func journalFilesAreOwnerOnly() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
         let previous = umask(0o022)
         defer { umask(previous) }
-        let directory = folder.file("journal")
+        let directory = folder.file("journal").path
         let journal = try EventJournal(directory: directory)
         try journal.append(sampleEvent())
         let files = try FileManager.default.contentsOfDirectory(atPath: directory)
@@ -41,9 +42,9 @@ import Tracking
     }
 
     @Test func tornRecordAtTheEndIsIgnored() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let directory = folder.file("journal")
+        let directory = folder.file("journal").path
         let events = (0..<10).map { sampleEvent($0) }
         let end: JournalPosition
         do {
@@ -68,9 +69,9 @@ import Tracking
     }
 
     @Test func rotatesAcrossSegmentsAndReadsInOrder() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let directory = folder.file("journal")
+        let directory = folder.file("journal").path
         let configuration = JournalConfiguration(segmentBytes: 8_192, maxSegments: 64)
         let journal = try EventJournal(directory: directory, configuration: configuration)
         let events = (0..<300).map { sampleEvent($0) }
@@ -100,9 +101,9 @@ import Tracking
     }
 
     @Test func fullJournalAndOversizedEventsAreRefused() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let journal = try EventJournal(directory: folder.file("journal"),
+        let journal = try EventJournal(directory: folder.file("journal").path,
                                        configuration: JournalConfiguration(segmentBytes: 8_192, maxSegments: 2))
         var refused: JournalError?
         for index in 0..<200 {
@@ -117,9 +118,9 @@ import Tracking
     }
 
     @Test func newSegmentsNumberAboveTheMinimumAndLeftovers() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let directory = folder.file("journal")
+        let directory = folder.file("journal").path
         let first = try EventJournal(directory: directory, minimumSegment: 41)
         let position = try first.append(sampleEvent())
         #expect(position.segment == 42)

@@ -1,13 +1,14 @@
 @testable import Dispatcher
 import Foundation
 import Testing
+import TestSupport
 import Tracking
 
 @Suite struct EventStoreQueryTests {
     @Test func querySortsFiltersAndPages() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let store = try EventStore(path: folder.file("store.sqlite"))
+        let store = try EventStore(path: folder.file("store.sqlite").path)
         let events = [
             sampleEvent(0, category: "Wishlist", name: "add"),
             sampleEvent(1, category: "Basket", name: "remove"),
@@ -38,9 +39,9 @@ import Tracking
     }
 
     @Test func purgeDeletesEventsAndMetadata() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let path = folder.file("store.sqlite")
+        let path = folder.file("store.sqlite").path
         let store = try EventStore(path: path, limits: StoreLimits(maxEvents: 2))
         try store.insert((0..<3).map { sampleEvent($0) })
         try store.setMetadata("installation_id", "abc")
@@ -57,9 +58,9 @@ import Tracking
     }
 
     @Test func metadataRoundTrips() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let store = try EventStore(path: folder.file("store.sqlite"))
+        let store = try EventStore(path: folder.file("store.sqlite").path)
         #expect(try store.metadata("k") == nil)
         try store.setMetadata("k", "v1")
         try store.setMetadata("k", "v2")

@@ -1,13 +1,14 @@
 @testable import Dispatcher
 import Foundation
 import Testing
+import TestSupport
 import Tracking
 
 @Suite struct EventStoreRecoveryTests {
     @Test func corruptFileIsSetAsideAndAFreshStoreWorks() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let path = folder.file("store.sqlite")
+        let path = folder.file("store.sqlite").path
         var generator = SystemRandomNumberGenerator()
         // A store's own header (its signature) over damaged pages: set aside, unlike a file
         // without the signature (see StoreSignatureTests).
@@ -31,9 +32,9 @@ import Tracking
     }
 
     @Test func textFileIsRefusedAndLeftUntouched() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let path = folder.file("store.sqlite")
+        let path = folder.file("store.sqlite").path
         let text = Data(String(repeating: "this is not a database\n", count: 200).utf8)
         #expect(FileManager.default.createFile(atPath: path, contents: text))
         #expect(throws: StoreError.self) { _ = try EventStore(path: path) }
@@ -42,9 +43,9 @@ import Tracking
     }
 
     @Test func damagedPagesAreSetAsideWhenFound() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let path = folder.file("store.sqlite")
+        let path = folder.file("store.sqlite").path
         let store = try EventStore(path: path)
         try store.insert((0..<2_000).map { sampleEvent($0) })
         try store.checkpoint()
@@ -76,18 +77,18 @@ import Tracking
     /// is ignored, the store path goes *through a regular file* (`file.txt/store.sqlite`), a
     /// folder that cannot exist for anyone, root included.
     @Test func unwritableFolderThrowsAClearError() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
         let path: String
         if writesIgnorePermissions(in: folder) {
-            #expect(FileManager.default.createFile(atPath: folder.file("file.txt"), contents: Data("x".utf8)))
-            path = folder.file("file.txt") + "/store.sqlite"
+            #expect(FileManager.default.createFile(atPath: folder.file("file.txt").path, contents: Data("x".utf8)))
+            path = folder.file("file.txt").path + "/store.sqlite"
         } else {
-            let locked = folder.file("locked")
+            let locked = folder.file("locked").path
             _ = chmod(locked, 0o500)
             path = locked + "/store.sqlite"
         }
-        defer { _ = chmod(folder.file("locked"), 0o700) }
+        defer { _ = chmod(folder.file("locked").path, 0o700) }
         do {
             _ = try EventStore(path: path)
             Issue.record("expected an error")
@@ -103,9 +104,9 @@ import Tracking
     }
 
     @Test func fullDiskIsReportedAndTheStoreRecovers() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let store = try EventStore(path: folder.file("store.sqlite"))
+        let store = try EventStore(path: folder.file("store.sqlite").path)
         try store.insert([sampleEvent()])
         try store.checkpoint()
         try store.limitPages(Int(store.fileBytes / 4_096) + 1)

@@ -1,13 +1,14 @@
 @testable import Dispatcher
 import Foundation
 import Testing
+import TestSupport
 import Tracking
 
 @Suite struct EventStoreTests {
     @Test func lifecycleInsertClaimRetryRejectAcknowledge() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let store = try EventStore(path: folder.file("store.sqlite"))
+        let store = try EventStore(path: folder.file("store.sqlite").path)
         let events = (0..<5).map { sampleEvent($0) }
         let outcome = try store.insert(events)
         #expect(outcome.inserted == 5)
@@ -53,9 +54,9 @@ import Tracking
     }
 
     @Test func rowLeavesOnlyOnAcknowledge() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let store = try EventStore(path: folder.file("store.sqlite"))
+        let store = try EventStore(path: folder.file("store.sqlite").path)
         let event = sampleEvent()
         try store.insert([event])
         for _ in 0..<3 {
@@ -74,9 +75,9 @@ import Tracking
     }
 
     @Test func claimPagesByLimitBytesAndAge() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let store = try EventStore(path: folder.file("store.sqlite"))
+        let store = try EventStore(path: folder.file("store.sqlite").path)
         let base = Date()
         let events = (0..<20).map { sampleEvent($0, at: base.addingTimeInterval(Double($0) / 1000)) }
         try store.insert(events)
@@ -93,9 +94,9 @@ import Tracking
     }
 
     @Test func claimSeeksByRowidWithoutSorting() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let path = folder.file("store.sqlite")
+        let path = folder.file("store.sqlite").path
         let store = try EventStore(path: path)
         store.close()
         let database = try SQLiteDatabase(path: path)
@@ -107,9 +108,9 @@ import Tracking
     }
 
     @Test func evictsOldestPendingByCountAndCountsIt() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let path = folder.file("store.sqlite")
+        let path = folder.file("store.sqlite").path
         let store = try EventStore(path: path, limits: StoreLimits(maxEvents: 5))
         let events = (0..<8).map { sampleEvent($0) }
         try store.insert(Array(events[0..<2]))
@@ -126,11 +127,11 @@ import Tracking
     }
 
     @Test func evictsByBytes() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
         let events = (0..<10).map { sampleEvent($0) }
         let size = events[0].approximateSize
-        let store = try EventStore(path: folder.file("store.sqlite"), limits: StoreLimits(maxBytes: size * 4 + 1))
+        let store = try EventStore(path: folder.file("store.sqlite").path, limits: StoreLimits(maxBytes: size * 4 + 1))
         let outcome = try store.insert(events)
         #expect(outcome.evicted.count == 6)
         #expect(store.counts().pending == 4 && store.counts().bytes <= size * 4 + 1 && store.counts().evicted == 6)
@@ -138,9 +139,9 @@ import Tracking
     }
 
     @Test func duplicatesAreIgnoredAndReported() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let store = try EventStore(path: folder.file("store.sqlite"))
+        let store = try EventStore(path: folder.file("store.sqlite").path)
         let events = (0..<3).map { sampleEvent($0) }
         try store.insert(events)
         let again = try store.insert([events[1], sampleEvent(9), events[2]])
@@ -150,9 +151,9 @@ import Tracking
     }
 
     @Test func releaseAllInFlightAndReopenRecovers() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let path = folder.file("store.sqlite")
+        let path = folder.file("store.sqlite").path
         var store: EventStore? = try EventStore(path: path)
         try store?.insert((0..<4).map { sampleEvent($0) })
         _ = try store?.claimBatch(limit: 3, maxBytes: .max, now: Date())
@@ -170,9 +171,9 @@ import Tracking
     }
 
     @Test func idsNotInFlightAreSettledByOneScan() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let path = folder.file("store.sqlite")
+        let path = folder.file("store.sqlite").path
         let events = (0..<6).map { sampleEvent($0) }
         do {
             let store = try EventStore(path: path)
@@ -195,9 +196,9 @@ import Tracking
     }
 
     @Test func crashMidDeliveryReleasesTheClaimedRangeOnOpen() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let path = folder.file("store.sqlite")
+        let path = folder.file("store.sqlite").path
         let events = (0..<3_000).map { sampleEvent($0) }
         do {
             let store = try EventStore(path: path)

@@ -1,6 +1,7 @@
 @testable import Dispatcher
 import Foundation
 import Testing
+import TestSupport
 import Tracking
 
 /// The journal wakes its consumer rarely: once per idle period, then only when many records wait.
@@ -16,9 +17,9 @@ import Tracking
     }
 
     @Test func aFirstRecordWakesASleepingConsumerWhichThenLingers() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let journal = try EventJournal(directory: folder.file("journal"), lingerInterval: 0.4)
+        let journal = try EventJournal(directory: folder.file("journal").path, lingerInterval: 0.4)
         let returned = LockedCounter()
         let done = background {
             if journal.waitForRecords(after: .start, timeout: 10) { returned.add(1) }
@@ -35,9 +36,9 @@ import Tracking
     }
 
     @Test func manyWaitingRecordsEndTheLingerAtOnce() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let journal = try EventJournal(directory: folder.file("journal"), lingerInterval: 30)
+        let journal = try EventJournal(directory: folder.file("journal").path, lingerInterval: 30)
         let done = background { journal.waitForRecords(after: .start, timeout: 60) }
         Thread.sleep(forTimeInterval: 0.05)
         for index in 0..<(EventJournal.wakeThreshold - 1) { try journal.append(sampleEvent(index)) }
@@ -49,9 +50,9 @@ import Tracking
     }
 
     @Test func wakeConsumerEndsTheLingerAtOnce() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let journal = try EventJournal(directory: folder.file("journal"), lingerInterval: 30)
+        let journal = try EventJournal(directory: folder.file("journal").path, lingerInterval: 30)
         let done = background { journal.waitForRecords(after: .start, timeout: 60) }
         Thread.sleep(forTimeInterval: 0.05)
         try journal.append(sampleEvent(0))
@@ -62,9 +63,9 @@ import Tracking
     }
 
     @Test func aSteadyTrickleCostsFarFewerWakeUpsThanEvents() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let store = try EventStore(path: folder.file("store.sqlite"))
+        let store = try EventStore(path: folder.file("store.sqlite").path)
         let writer = try IngestWriter(store: store)
         let count = 4_000
         let deadline = Date(timeIntervalSinceNow: 10)
@@ -83,9 +84,9 @@ import Tracking
     }
 
     @Test func waitUntilPersistedDoesNotWaitForTheLinger() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let store = try EventStore(path: folder.file("store.sqlite"))
+        let store = try EventStore(path: folder.file("store.sqlite").path)
         let writer = try IngestWriter(store: store)
         for round in 0..<20 {
             #expect(writer.enqueue(sampleEvent(round)))

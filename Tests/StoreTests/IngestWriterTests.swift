@@ -1,6 +1,7 @@
 @testable import Dispatcher
 import Foundation
 import Testing
+import TestSupport
 import Tracking
 
 /// Collects what an ingest writer reports, thread-safely.
@@ -25,11 +26,11 @@ final class IngestProbe: @unchecked Sendable {
     }
 }
 
-@Suite struct IngestWriterTests {
+@Suite(.runsAlone) struct IngestWriterTests {
     @Test func eightThreadsEnqueueAndEveryEventIsPersistedOnce() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let store = try EventStore(path: folder.file("store.sqlite"))
+        let store = try EventStore(path: folder.file("store.sqlite").path)
         let probe = IngestProbe()
         let writer = try probe.writer(store: store)
         let perThread = 2_000
@@ -52,9 +53,9 @@ final class IngestProbe: @unchecked Sendable {
     }
 
     @Test func bulkEnqueueKeepsOrder() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let store = try EventStore(path: folder.file("store.sqlite"))
+        let store = try EventStore(path: folder.file("store.sqlite").path)
         let writer = try IngestWriter(store: store)
         let events = (0..<2_500).map { sampleEvent($0) }
         #expect(writer.enqueue(contentsOf: events) == events.count)
@@ -64,9 +65,9 @@ final class IngestProbe: @unchecked Sendable {
     }
 
     @Test func leftoverJournalIsReplayedOnStart() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let path = folder.file("store.sqlite")
+        let path = folder.file("store.sqlite").path
         let events = (0..<1_500).map { sampleEvent($0) }
         do {
             // A previous run that died after journalling, before anything reached SQLite.
@@ -86,9 +87,9 @@ final class IngestProbe: @unchecked Sendable {
     }
 
     @Test func simulatedCrashLosesNothingAndDuplicatesNothing() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let path = folder.file("store.sqlite")
+        let path = folder.file("store.sqlite").path
         let events = (0..<5_000).map { sampleEvent($0) }
         do {
             let store = try EventStore(path: path)
@@ -114,9 +115,9 @@ final class IngestProbe: @unchecked Sendable {
     }
 
     @Test func failingStoreKeepsEventsInTheJournalAndRecovers() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let store = try EventStore(path: folder.file("store.sqlite"))
+        let store = try EventStore(path: folder.file("store.sqlite").path)
         try store.insert([sampleEvent()])
         try store.checkpoint()
         try store.limitPages(Int(store.fileBytes / 4_096) + 1) // the disk is "full"
@@ -134,9 +135,9 @@ final class IngestProbe: @unchecked Sendable {
     }
 
     @Test func fullJournalDropsAndCounts() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let store = try EventStore(path: folder.file("store.sqlite"))
+        let store = try EventStore(path: folder.file("store.sqlite").path)
         try store.checkpoint()
         try store.limitPages(Int(store.fileBytes / 4_096) + 1)
         let probe = IngestProbe()
@@ -152,9 +153,9 @@ final class IngestProbe: @unchecked Sendable {
     }
 
     @Test func closeRefusesLaterEvents() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let store = try EventStore(path: folder.file("store.sqlite"))
+        let store = try EventStore(path: folder.file("store.sqlite").path)
         let writer = try IngestWriter(store: store)
         #expect(writer.enqueue(sampleEvent(1)))
         #expect(writer.close())

@@ -1,14 +1,15 @@
 @testable import Dispatcher
 import Foundation
 import Testing
+import TestSupport
 import Tracking
 
 /// What marks an event read from the journal, and how the reader counts it.
 @Suite struct JournalReadingMarkTests {
     @Test func journalEventsAreMarkedAndCounted() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let path = folder.file("store.sqlite")
+        let path = folder.file("store.sqlite").path
         let journal = try EventJournal(directory: path + ".journal")
         let stored = sampleEvent(0)
         let position = try journal.append(stored)

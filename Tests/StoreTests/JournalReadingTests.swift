@@ -1,17 +1,18 @@
 @testable import Dispatcher
 import Foundation
 import Testing
+import TestSupport
 import Tracking
 
 /// A store opened for reading also shows the events still only in its journal (after a crash),
 /// without writing anything.
 @Suite struct JournalReadingTests {
     /// Every file under `folder` (journal included) with its bytes and modification time.
-    private static func snapshot(_ folder: TemporaryFolder) throws -> [String: String] {
+    private static func snapshot(_ folder: TemporaryDirectory) throws -> [String: String] {
         var result: [String: String] = [:]
         let enumerator = FileManager.default.enumerator(atPath: folder.path)
         while let name = enumerator?.nextObject() as? String {
-            let path = folder.file(name)
+            let path = folder.file(name).path
             let attributes = try FileManager.default.attributesOfItem(atPath: path)
             let data = FileManager.default.contents(atPath: path) ?? Data()
             result[name] = "\(data.count) \(data.hashValue) \(String(describing: attributes[.modificationDate]))"
@@ -21,8 +22,8 @@ import Tracking
 
     /// A store holding `stored`, its journal holding those and then `journalOnly` (the position
     /// recorded in the store is after `stored`), as a writer killed before its next commit leaves it.
-    private static func crashedStore(_ folder: TemporaryFolder, stored: [EncodedEvent], journalOnly: [EncodedEvent]) throws -> String {
-        let path = folder.file("store.sqlite")
+    private static func crashedStore(_ folder: TemporaryDirectory, stored: [EncodedEvent], journalOnly: [EncodedEvent]) throws -> String {
+        let path = folder.file("store.sqlite").path
         let journal = try EventJournal(directory: path + ".journal")
         var position = JournalPosition.start
         for event in stored { position = try journal.append(event) }
@@ -35,7 +36,7 @@ import Tracking
     }
 
     @Test func aReadOnlyStoreShowsJournalEventsAsPendingAndWritesNothing() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
         let stored = (0..<3).map { sampleEvent($0) }
         let journalOnly = (3..<7).map { sampleEvent($0) }
@@ -63,7 +64,7 @@ import Tracking
     }
 
     @Test func journalEventsAlreadyInTheStoreAreListedOnce() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
         let stored = (0..<3).map { sampleEvent($0) }
         let path = try Self.crashedStore(folder, stored: stored, journalOnly: [sampleEvent(9)])

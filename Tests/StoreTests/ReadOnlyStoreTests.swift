@@ -1,14 +1,15 @@
 @testable import Dispatcher
 import Foundation
 import Testing
+import TestSupport
 import Tracking
 
 /// A store opened for reading inspects a live store and never writes.
 @Suite struct ReadOnlyStoreTests {
     @Test func readsALiveStoreWithoutReleasingItsRowsInFlight() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let path = folder.file("store.sqlite")
+        let path = folder.file("store.sqlite").path
         let live = try EventStore(path: path)
         let events = (0..<10).map { sampleEvent($0) }
         try live.insert(events)
@@ -32,9 +33,9 @@ import Tracking
     }
 
     @Test func everyWriteThrowsAndTheFileIsUnchanged() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let path = folder.file("store.sqlite")
+        let path = folder.file("store.sqlite").path
         do {
             let store = try EventStore(path: path)
             try store.insert([sampleEvent(0)])
@@ -59,9 +60,9 @@ import Tracking
     }
 
     @Test func aMissingFileIsAClearErrorAndIsNotCreated() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let path = folder.file("missing/store.sqlite")
+        let path = folder.file("missing/store.sqlite").path
         #expect {
             _ = try EventStore(path: path, readOnly: true)
         } throws: { error in
@@ -69,13 +70,13 @@ import Tracking
             return failing == path && reason.contains("no store file")
         }
         #expect(!FileManager.default.fileExists(atPath: path))
-        #expect(!FileManager.default.fileExists(atPath: folder.file("missing")))
+        #expect(!FileManager.default.fileExists(atPath: folder.file("missing").path))
     }
 
     @Test func aFileThatIsNotAStoreIsRefusedNotSetAside() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let path = folder.file("notes.sqlite")
+        let path = folder.file("notes.sqlite").path
         #expect(FileManager.default.createFile(atPath: path, contents: Data(repeating: 0x41, count: 8_192)))
         #expect(throws: StoreError.self) { _ = try EventStore(path: path, readOnly: true) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["notes.sqlite"])

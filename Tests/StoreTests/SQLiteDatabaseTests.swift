@@ -2,21 +2,22 @@ import BenchReference
 @testable import Dispatcher
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct SQLiteDatabaseTests {
     @Test func writeAheadLogIsSetAndChecked() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let database = try SQLiteDatabase(path: folder.file("wal.sqlite"))
+        let database = try SQLiteDatabase(path: folder.file("wal.sqlite").path)
         try database.enableWriteAheadLog()
         #expect(try database.journalMode() == "wal")
         #expect(try database.scalarInt("PRAGMA synchronous") == 1) // NORMAL
     }
 
     @Test func storeFileIsWalAndOwnerOnly() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let path = folder.file("store.sqlite")
+        let path = folder.file("store.sqlite").path
         let previous = umask(0o022)
         defer { umask(previous) }
         let store = try EventStore(path: path)
@@ -31,11 +32,11 @@ import Testing
     }
 
     @Test func errorsCarryCodesMessageAndSQL() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let database = try SQLiteDatabase(path: folder.file("e.sqlite"))
+        let database = try SQLiteDatabase(path: folder.file("e.sqlite").path)
         database.close()
-        let reopened = try SQLiteDatabase(path: folder.file("e.sqlite"))
+        let reopened = try SQLiteDatabase(path: folder.file("e.sqlite").path)
         do {
             try reopened.execute("SELECT * FROM missing_table")
             Issue.record("expected an error")
@@ -47,9 +48,9 @@ import Testing
     }
 
     @Test func transactionRollsBackWhenTheBodyThrows() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let database = try SQLiteDatabase(path: folder.file("t.sqlite"))
+        let database = try SQLiteDatabase(path: folder.file("t.sqlite").path)
         try database.execute("CREATE TABLE t (x INTEGER)")
         struct Stop: Error {}
         #expect(throws: Stop.self) {
@@ -70,11 +71,11 @@ import Testing
     }
 
     @Test func referenceInsertsRows() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let rate = try SQLiteReference.insertRows(count: 5_000, rowBytes: 300, batch: 1_000, path: folder.file("ref.sqlite"))
+        let rate = try SQLiteReference.insertRows(count: 5_000, rowBytes: 300, batch: 1_000, path: folder.file("ref.sqlite").path)
         #expect(rate > 0)
-        let database = try SQLiteDatabase(path: folder.file("ref.sqlite"))
+        let database = try SQLiteDatabase(path: folder.file("ref.sqlite").path)
         #expect(try database.scalarInt("SELECT count(*) FROM rows") == 5_000)
     }
 }

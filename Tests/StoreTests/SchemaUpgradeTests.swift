@@ -1,14 +1,15 @@
 @testable import Dispatcher
 import Foundation
 import Testing
+import TestSupport
 import Tracking
 
 /// A store file written by schema version 2 is upgraded in place.
 @Suite struct SchemaUpgradeTests {
     @Test func aVersionTwoFileGainsTheHeldCounterAndTheDeliveredHistory() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let path = folder.file("store.sqlite")
+        let path = folder.file("store.sqlite").path
         do {
             let old = try SQLiteDatabase(path: path)
             try old.execute("""

@@ -1,16 +1,17 @@
 @testable import Dispatcher
 import Foundation
 import Testing
+import TestSupport
 import Tracking
 
 /// The store's signature (`PRAGMA application_id`): a file without it is refused and left
 /// untouched; the store's own files, old or new, are opened.
 @Suite struct StoreSignatureTests {
     /// Every file in `folder` with its bytes.
-    private static func contents(of folder: TemporaryFolder) throws -> [String: Data] {
+    private static func contents(of folder: TemporaryDirectory) throws -> [String: Data] {
         var result: [String: Data] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
-            result[name] = FileManager.default.contents(atPath: folder.file(name))
+            result[name] = FileManager.default.contents(atPath: folder.file(name).path)
         }
         return result
     }
@@ -32,9 +33,9 @@ import Tracking
     }
 
     @Test func aTextFileIsRefusedAndLeftUntouched() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let path = folder.file("notes.md")
+        let path = folder.file("notes.md").path
         #expect(FileManager.default.createFile(atPath: path, contents: Data("# Notes\nnot a database\n".utf8)))
         let before = try Self.contents(of: folder)
         for readOnly in [false, true] {
@@ -46,9 +47,9 @@ import Tracking
     }
 
     @Test func anotherApplicationsDatabaseIsRefusedAndLeftUntouched() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let path = folder.file("other.sqlite")
+        let path = folder.file("other.sqlite").path
         do {
             let other = try SQLiteDatabase(path: path)
             try other.execute("PRAGMA application_id = 1234; CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('keep me')")
@@ -60,7 +61,7 @@ import Tracking
         #expect(try Self.contents(of: folder) == before)
 
         // Without an application id, a database lacking the store's tables is refused too.
-        let plain = folder.file("plain.sqlite")
+        let plain = folder.file("plain.sqlite").path
         do {
             let other = try SQLiteDatabase(path: plain)
             try other.execute("CREATE TABLE notes (text TEXT)")
@@ -73,9 +74,9 @@ import Tracking
     }
 
     @Test func aNewStoreCarriesTheSignature() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let path = folder.file("store.sqlite")
+        let path = folder.file("store.sqlite").path
         do {
             let store = try EventStore(path: path)
             try store.insert([sampleEvent(0)])
@@ -83,7 +84,7 @@ import Tracking
         }
         #expect(try Self.applicationID(path) == 0x5452_4B51)
         // An empty file is a new store.
-        let empty = folder.file("empty.sqlite")
+        let empty = folder.file("empty.sqlite").path
         #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
         let store = try EventStore(path: empty)
         try store.insert([sampleEvent(1)])
@@ -92,9 +93,9 @@ import Tracking
     }
 
     @Test func anOlderStoreWithoutTheSignatureIsAdoptedAndStamped() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let path = folder.file("store.sqlite")
+        let path = folder.file("store.sqlite").path
         let events = (0..<3).map { sampleEvent($0) }
         do {
             let store = try EventStore(path: path)
@@ -119,9 +120,9 @@ import Tracking
     }
 
     @Test func aDamagedStoreWithTheSignatureIsStillSetAside() throws {
-        let folder = TemporaryFolder()
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let path = folder.file("store.sqlite")
+        let path = folder.file("store.sqlite").path
         do {
             let store = try EventStore(path: path)
             try store.insert((0..<200).map { sampleEvent($0) })

@@ -1,21 +1,7 @@
 @testable import Dispatcher
 import Foundation
+import TestSupport
 import Tracking
-
-/// A fresh folder under the temporary directory, removed by `remove()`.
-struct TemporaryFolder {
-    let path: String
-
-    init(_ label: String = #function) {
-        let name = "StoreTests-\(label.filter { $0.isLetter || $0.isNumber })-\(UUID().uuidString)"
-        path = FileManager.default.temporaryDirectory.appendingPathComponent(name).path
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-}
 
 /// An encoded event with four short userData fields and an empty context.
 func sampleEvent(_ index: Int = 0, category: String = "Basket", name: String = "checkout", action: String = "pay",
@@ -32,8 +18,8 @@ func permissions(_ path: String) -> Int? {
 }
 
 /// Whether this process can write into a folder whose mode forbids it (true for root).
-func writesIgnorePermissions(in folder: TemporaryFolder) -> Bool {
-    let locked = folder.file("locked")
+func writesIgnorePermissions(in folder: TemporaryDirectory) -> Bool {
+    let locked = folder.file("locked").path
     try? FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: true)
     _ = chmod(locked, 0o500)
     defer { _ = chmod(locked, 0o700) }

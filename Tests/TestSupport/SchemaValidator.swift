@@ -1,8 +1,10 @@
 import Foundation
+import Tracking
 
 /// Validates JSON against the Snowplow Iglu schemas kept in `Tests/Fixtures/snowplow/`, by
 /// running `python3` with the `jsonschema` package (draft-04; the Iglu `self` keyword is
-/// ignored, formats such as `uuid` and `date-time` are checked where the package can).
+/// ignored; every format the package knows, such as `uuid` and `date-time`, is checked).
+/// The one schema validator of the test suite.
 public enum SchemaValidator {
     /// Why validation could not run.
     public struct Failure: Error, CustomStringConvertible {
@@ -24,6 +26,20 @@ public enum SchemaValidator {
     ///   up after the contracts folder.
     public static func validate(_ json: Data, against iglu: String, additionalSchemas: [String: String] = [:]) throws -> [String] {
         try run(json, mode: "plain", uri: iglu, additionalSchemas: additionalSchemas)
+    }
+
+    /// Validates `value`, encoded as JSON, against the schema named by `iglu`.
+    /// - Returns: the validation errors, empty when valid.
+    public static func validate(_ value: UserDataValue, against iglu: String) throws -> [String] {
+        try validate(JSONEncoder().encode(value), against: iglu)
+    }
+
+    /// Validates a self-describing `value` (`{"schema","data"}`, such as a Snowplow entity),
+    /// encoded as JSON, the way ``validateSelfDescribing(_:allowUnknownSchemas:additionalSchemas:)``
+    /// validates its JSON.
+    /// - Returns: the validation errors, each with its JSON path; empty when valid.
+    public static func validateSelfDescribing(_ value: UserDataValue) throws -> [String] {
+        try validateSelfDescribing(JSONEncoder().encode(value))
     }
 
     /// Validates a self-describing JSON (`{"schema","data"}`) all the way down: the wrapper, its
@@ -50,7 +66,7 @@ public enum SchemaValidator {
 
     private static let script = #"""
 import json, os, sys
-from jsonschema import Draft4Validator
+from jsonschema import Draft4Validator, FormatChecker
 root, mode, uri, path, extra = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
 errors = []
 def load(uri):
@@ -65,7 +81,7 @@ def load(uri):
 def check(instance, uri, where):
     schema = load(uri)
     if schema is None: return False
-    validator = Draft4Validator(schema, format_checker=Draft4Validator.FORMAT_CHECKER)
+    validator = Draft4Validator(schema, format_checker=FormatChecker())
     for error in sorted(validator.iter_errors(instance), key=lambda e: [str(p) for p in e.path]):
         errors.append("%s%s: %s (%s)" % (where, "".join("/" + str(p) for p in error.path), error.message, uri))
     return True
@@ -104,12 +120,11 @@ print(json.dumps(errors))
 """#
 
     private static func run(_ json: Data, mode: String, uri: String, additionalSchemas: [String: String] = [:]) throws -> [String] {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("schema-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let input = folder.appendingPathComponent("document.json")
+        let folder = try TemporaryDirectory(prefix: "schema")
+        defer { folder.remove() }
+        let input = folder.file("document.json")
         try json.write(to: input)
-        let extra = folder.appendingPathComponent("additional", isDirectory: true)
+        let extra = folder.file("additional")
         for (iglu, definition) in additionalSchemas where iglu.hasPrefix("iglu:") {
             let file = extra.appendingPathComponent(String(iglu.dropFirst("iglu:".count)))
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import Tracking
 import TrackingTestKit
 
@@ -70,9 +71,9 @@ struct TestKitTests {
     }
 
     @Test func snapshotIsRecordedWhenMissingThenComparedAndReRecordedOnRequest() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("TrackingTests-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("journey.txt")
+        let folder = try TemporaryDirectory(prefix: "TrackingTests")
+        defer { folder.remove() }
+        let file = folder.file("journey.txt")
         let first = [TrackedEvent(category: "Cart", name: "add", action: "select", userData: ["quantity": 2], context: ["app": "x"])]
         #expect(try JourneySnapshot.assertMatches(first, file: file, environment: [:]))
         #expect(try String(contentsOf: file, encoding: .utf8) == "Cart/add/select {\"quantity\":2}\n")
