@@ -46,21 +46,19 @@ let package = Package(
             name: "demo",
             dependencies: [
                 tracking, dataQuality, dispatcher, analytics, "LoopbackHTTP", "BenchReference",
-                .product(name: "Basket", package: "Basket"),
-                .product(name: "Onboarding", package: "Onboarding"),
-                .product(name: "Wishlist", package: "Wishlist"),
-            ],
+            ] + features.map { .product(name: $0, package: $0) },
             path: "Demo",
+            exclude: ["Support"],
             swiftSettings: strictSettings
         ),
 
-        // MARK: Libraries the demo and the tests share (no test code)
+        // MARK: Libraries the demo and the tests share (no test code), in Demo/Support
         // A loopback HTTP collector: the bench delivers to it, the delivery tests script it.
-        .target(name: "LoopbackHTTP", path: "Support/LoopbackHTTP", swiftSettings: strictSettings),
+        .target(name: "LoopbackHTTP", path: "Demo/Support/LoopbackHTTP", swiftSettings: strictSettings),
         // The system libsqlite3 under a module name of its own, for the bench's plain-SQLite reference.
-        .systemLibrary(name: "CSQLiteReference", path: "Support/CSQLiteReference", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]),
+        .systemLibrary(name: "CSQLiteReference", path: "Demo/Support/CSQLiteReference", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]),
         // The plain-SQLite reference the bench measures ingest against.
-        .target(name: "BenchReference", dependencies: ["CSQLiteReference"], path: "Support/BenchReference", swiftSettings: strictSettings),
+        .target(name: "BenchReference", dependencies: ["CSQLiteReference"], path: "Demo/Support/BenchReference", swiftSettings: strictSettings),
 
         // MARK: Tracking core
         .testTarget(name: "TrackingTests", dependencies: [tracking, trackingTestKit, "TestSupport"], swiftSettings: strictSettings),
