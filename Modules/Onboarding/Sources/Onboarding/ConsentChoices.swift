@@ -1,11 +1,3 @@
-/// One consent the user is asked for.
-public enum ConsentKind: String, Sendable, CaseIterable {
-    /// Terms and privacy policy: required to finish onboarding.
-    case legal
-    /// Marketing messages and personalised offers: optional.
-    case marketing
-}
-
 /// What the user chose on the consent step: the result the app hands to consent management.
 public struct ConsentChoices: Sendable, Equatable, Hashable {
     /// Whether the terms and privacy policy were accepted.
