@@ -36,7 +36,7 @@ enum BenchCommand {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tracking-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let progress = ProgressReporter(enabled: ProgressReporter.isEnabled(options)) { status, elapsed in
+        let progress = ProgressPrinter(enabled: ProgressPrinter.isEnabled(options)) { status, elapsed in
             "bench: progress: \(status.isEmpty ? "starting" : status), \(Int(elapsed)) s"
         }
         defer { progress.stop() }

@@ -13,7 +13,7 @@ struct Benchmark {
     let backlog: Int
     let sends: Int
     /// Told each phase and how far it got.
-    var progress: ProgressReporter?
+    var progress: ProgressPrinter?
 
     func run() async throws -> BenchResult {
         var result = BenchResult()

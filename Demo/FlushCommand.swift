@@ -68,7 +68,7 @@ enum FlushCommand {
         }
         let initial = outstanding()
         let started = Date()
-        let progress = ProgressReporter(enabled: ProgressReporter.isEnabled(options)) { _, elapsed in
+        let progress = ProgressPrinter(enabled: ProgressPrinter.isEnabled(options)) { _, elapsed in
             let counters = analytics.counters
             let delivered = counters.delivered - start.delivered
             let rate = Double(delivered) / max(0.001, Date().timeIntervalSince(started))

@@ -73,7 +73,7 @@ enum GenerateCommand {
         let start = analytics.counters
         let load = LoadGenerator(plugins: [analytics.dispatcher])
         let started = Date()
-        let progress = ProgressReporter(enabled: ProgressReporter.isEnabled(options)) { _, elapsed in
+        let progress = ProgressPrinter(enabled: ProgressPrinter.isEnabled(options)) { _, elapsed in
             let now = analytics.counters
             return "generate: progress: \(now.sent - start.sent)/\(count) sent, \(now.persisted - start.persisted) persisted, "
                 + "\(now.refused - start.refused) refused, \(Int(elapsed)) s"

@@ -214,11 +214,11 @@ public struct SegmentDestination: Destination, CustomStringConvertible, CustomDe
     /// Key names compared as UTF-8.
     private enum Keys {
         static let anonymousID = Array("anonymousId".utf8)
-        static let installationID = Array("installationId".utf8)
-        static let userID = Array("userId".utf8)
+        static let installationID = Array(ContextKey.installationID.utf8)
+        static let userID = Array(ContextKey.userID.utf8)
         static let eventFields = [Array("category".utf8), Array("name".utf8), Array("action".utf8)]
         static let userDataPrefix = Array("userData.".utf8)
-        static let segmentSkipped = [Array("snowplowEntities".utf8), Array("library".utf8)]
+        static let segmentSkipped = [Array(ContextKey.snowplowEntities.utf8), Array(ContextKey.library.utf8)]
         static let contextReserved = [Array("flags".utf8)]
         static let eventPrefix = Array("event.".utf8)
     }

@@ -65,7 +65,7 @@ public struct SnowplowDestination: Destination, CustomStringConvertible {
     public init(
         endpoint: URL, appID: String, transport: any HTTPTransport = URLSessionTransport(),
         name: String = "snowplow", namespace: String = "tracking", platform: String = "mob",
-        trackerVersion: String = "swift-tracking-" + TrackingLibrary.version,
+        trackerVersion: String = TrackingLibrary.name + "-" + TrackingLibrary.version,
         maxBatchBytes: Int = 200_000, maxRequestBytes: Int = 1_000_000
     ) throws {
         try self.init(
@@ -77,7 +77,7 @@ public struct SnowplowDestination: Destination, CustomStringConvertible {
     init(
         endpoint: URL, appID: String, transport: any HTTPTransport = URLSessionTransport(),
         name: String = "snowplow", namespace: String = "tracking", platform: String = "mob",
-        trackerVersion: String = "swift-tracking-" + TrackingLibrary.version,
+        trackerVersion: String = TrackingLibrary.name + "-" + TrackingLibrary.version,
         encoding: SnowplowEventEncoding, maxBatchBytes: Int = 200_000,
         maxRequestBytes: Int = 1_000_000
     ) throws {
@@ -165,15 +165,15 @@ public struct SnowplowDestination: Destination, CustomStringConvertible {
         writer.string(appID)
         writer.raw(",\"tna\":")
         writer.string(namespace)
-        if let installationID = context.string(named: "installationId") {
+        if let installationID = context.string(named: ContextKey.installationID) {
             writer.raw(",\"duid\":")
             writer.string(installationID)
         }
-        if let userID = context.string(named: "userId") {
+        if let userID = context.string(named: ContextKey.userID) {
             writer.raw(",\"uid\":")
             writer.string(userID)
         }
-        let shared = context.rawValue(named: "snowplowEntities").flatMap { $0.first == UInt8(ascii: "[") ? $0 : nil }
+        let shared = context.rawValue(named: ContextKey.snowplowEntities).flatMap { $0.first == UInt8(ascii: "[") ? $0 : nil }
         let own = kind == .track ? nil : userDataEntity(event)
         if shared != nil || own != nil {
             var contexts = JSONWriter(capacity: (shared?.count ?? 0) + (own?.count ?? 0) + 96)

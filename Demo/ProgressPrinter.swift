@@ -11,7 +11,7 @@ import Darwin
 /// Shown only when standard error is a terminal or `--progress` was given, so logs and pipes
 /// stay quiet unless asked. The line comes from a closure, called on the reporter's own
 /// thread, given the status last set with ``setStatus(_:)`` and the seconds since the start.
-final class ProgressReporter: @unchecked Sendable {
+final class ProgressPrinter: @unchecked Sendable {
     // Safe: `running` and `status` are only touched while holding `lock`, and lines are
     // printed while holding it, so none is printed after `stop()` returned.
     private let lock = NSLock()
