@@ -20,7 +20,7 @@ struct AnalyticsConfigurationEffectTests {
         let analytics = try Analytics(configuration: configuration)
         #expect(analytics.dispatcher.store?.path == path)
         let id = try #require(analytics.reporter(for: Shop.self).send(name: .view, action: .open).first?.eventID)
-        #expect(await analytics.drain(timeout: 5).persisted)
+        #expect(await analytics.drain(timeout: 30).persisted)
         #expect(FileManager.default.fileExists(atPath: path))
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber
         #expect(mode?.intValue == 0o600)
@@ -40,7 +40,7 @@ struct AnalyticsConfigurationEffectTests {
         configuration.appID = "shop-ios"
         let analytics = try Analytics(configuration: configuration)
         let id = try #require(analytics.reporter(for: Shop.self).send(name: .pay, action: .tap).first?.eventID)
-        let report = await analytics.flush(timeout: 5)
+        let report = await analytics.flush(timeout: 30)
         #expect(report.delivered == 1)
         let events = snowplowEvents(server)
         #expect(events.count == 1)
@@ -58,7 +58,7 @@ struct AnalyticsConfigurationEffectTests {
         let analytics = try Analytics(configuration: fastConfiguration(directory, destination: segment(server)))
         let shop = analytics.reporter(for: Shop.self)
         let ids = [shop.send(name: .view, action: .open), shop.send(name: .pay, action: .tap)].compactMap { $0.first?.eventID }
-        let report = await analytics.flush(timeout: 5)
+        let report = await analytics.flush(timeout: 30)
         #expect(report.delivered == 2 && report.requests == 1)
         #expect(segmentMessageIDs(server) == ids.map(text))
         let request = try #require(server.requests.first)
@@ -76,7 +76,7 @@ struct AnalyticsConfigurationEffectTests {
         defer { server.stop() }
         let analytics = try Analytics(configuration: fastConfiguration(directory, destination: segment(server, authentication: .body)))
         let id = try #require(analytics.reporter(for: Shop.self).send(name: .view, action: .open).first?.eventID)
-        #expect(await analytics.flush(timeout: 5).delivered == 1)
+        #expect(await analytics.flush(timeout: 30).delivered == 1)
         let request = try #require(server.requests.first)
         #expect(request.headers["authorization"] == nil)
         #expect(jsonObject(request.body)["writeKey"] as? String == testWriteKey)
@@ -91,7 +91,7 @@ struct AnalyticsConfigurationEffectTests {
         let analytics = try Analytics(configuration: fastConfiguration(directory, destination: .ndjson(file: file)))
         let shop = analytics.reporter(for: Shop.self)
         let ids = (0..<3).compactMap { index in shop.send(name: .view, action: .open, userData: ["i": .int(index)]).first?.eventID }
-        #expect(await analytics.flush(timeout: 5).delivered == 3)
+        #expect(await analytics.flush(timeout: 30).delivered == 3)
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
         #expect(lines.map { jsonObject(Data($0.utf8))["id"] as? String } == ids.map(text))
         #expect(lines.allSatisfy { jsonObject(Data($0.utf8))["category"] as? String == "Shop" })
@@ -125,7 +125,7 @@ struct AnalyticsConfigurationEffectTests {
             let analytics = try Analytics(configuration: configuration)
             let shop = analytics.reporter(for: Shop.self)
             for index in 0..<12 { shop.send(name: .view, action: .open, userData: ["i": .int(index), "note": .string(String(repeating: "n", count: 300))]) }
-            #expect(await analytics.flush(timeout: 5).delivered == 12)
+            #expect(await analytics.flush(timeout: 30).delivered == 12)
             await analytics.close()
             return (server.requestCount, segmentMessageIDs(server))
         }
@@ -177,7 +177,7 @@ struct AnalyticsConfigurationEffectTests {
         let analytics = try Analytics(configuration: configuration)
         let shop = analytics.reporter(for: Shop.self)
         let ids = (0..<8).compactMap { shop.send(name: .view, action: .open, userData: ["i": .int($0)]).first?.eventID }
-        #expect(await analytics.drain(timeout: 5).persisted)
+        #expect(await analytics.drain(timeout: 30).persisted)
         #expect(analytics.counters.evicted == 3)
         #expect(analytics.counters.store.pending == 5)
         #expect(try analytics.records().map(\.id) == Array(ids.suffix(5)))
@@ -193,7 +193,7 @@ struct AnalyticsConfigurationEffectTests {
         let analytics = try Analytics(configuration: configuration)
         let shop = analytics.reporter(for: Shop.self)
         for index in 0..<30 { shop.send(name: .view, action: .open, userData: ["i": .int(index), "note": .string(String(repeating: "b", count: 400))]) }
-        #expect(await analytics.drain(timeout: 5).persisted)
+        #expect(await analytics.drain(timeout: 30).persisted)
         let counters = analytics.counters
         #expect(counters.evicted > 0)
         #expect(counters.store.bytes <= 8192)
@@ -332,7 +332,7 @@ struct AnalyticsConfigurationEffectTests {
             let analytics = try Analytics(configuration: configuration)
             let shop = analytics.reporter(for: Shop.self)
             let ids = (0..<3).compactMap { shop.send(name: .view, action: .open, userData: ["i": .int($0)]).first?.eventID }
-            #expect(await analytics.flush(timeout: 5).delivered == 3)
+            #expect(await analytics.flush(timeout: 30).delivered == 3)
             let delivered = try analytics.records(StoreQuery(status: .delivered))
             #expect(delivered.count == min(history, 3), "deliveredHistory \(history)")
             #expect(delivered.allSatisfy { $0.status == .delivered })
