@@ -45,15 +45,18 @@ struct EndpointURLTests {
         #expect(error == .remoteFileHost("file://somehost/x", host: "somehost"))
         #expect(error?.description.contains("somehost") == true && error?.description.contains("localhost") == true)
         #expect(throws: EndpointError.self) { try NDJSONFileDestination(endpoint: "file://somehost/x") }
-        #expect(throws: EndpointError.self) { try EndpointURL.validateFile(URL(string: "file://10.0.0.1/tmp/x")!) }
-        #expect(try EndpointURL.fileURL("file:///tmp/x.ndjson").path == "/tmp/x.ndjson")
-        #expect(try EndpointURL.fileURL("file://localhost/tmp/x.ndjson").path == "/tmp/x.ndjson")
-        #expect(try EndpointURL.fileURL("/tmp/x.ndjson").path == "/tmp/x.ndjson")
-        #expect(try NDJSONFileDestination(endpoint: "file:///tmp/y.ndjson").fileURL.path == "/tmp/y.ndjson")
+        #expect(throws: EndpointError.self) { try EndpointURL.validateFile(URL(string: "file://fileserver/x")!) }
 
-        // The non-throwing initializer keeps the URL but never writes to the bare path.
+        // Local forms name the same file; the paths are in a fresh temporary folder, never written here.
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
+        let local = folder.file("x.ndjson").path
+        #expect(try EndpointURL.fileURL("file://" + local).path == local)
+        #expect(try EndpointURL.fileURL("file://localhost" + local).path == local)
+        #expect(try EndpointURL.fileURL(local).path == local)
+        #expect(try NDJSONFileDestination(endpoint: "file://" + folder.file("y.ndjson").path).fileURL.path == folder.file("y.ndjson").path)
+
+        // The non-throwing initializer keeps the URL but never writes to the bare path.
         let target = folder.file("out.ndjson")
         let destination = NDJSONFileDestination(path: "file://somehost" + target.path)
         let result = await destination.deliver([DeliveryFixtures.stored(DeliveryFixtures.trackedEvent())], sentAt: Date())
