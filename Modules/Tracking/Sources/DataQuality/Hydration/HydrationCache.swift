@@ -5,8 +5,8 @@ import Tracking
 final class HydrationCache: @unchecked Sendable {
     // Safe: every mutable property is only touched while holding `lock`.
     private let lock = NSLock()
-    private var installation: (id: UUID, text: String)?
-    private var instance: (id: UUID, text: String)?
+    private var installation = IdentifierText()
+    private var instance = IdentifierText()
     private var session: (key: SessionKey, parts: SessionParts)?
 
     /// What identifies the strings of one session.
@@ -22,23 +22,21 @@ final class HydrationCache: @unchecked Sendable {
         let clientSession: [String: UserDataValue]
     }
 
-    func text(forInstallation id: UUID) -> String {
-        lock.withLock {
-            if let installation, installation.id == id { return installation.text }
+    /// The lowercased text of the last identifier asked for, made again only when it changes.
+    private struct IdentifierText {
+        private var last: (id: UUID, text: String)?
+
+        mutating func text(for id: UUID) -> String {
+            if let last, last.id == id { return last.text }
             let text = id.uuidString.lowercased()
-            installation = (id, text)
+            last = (id, text)
             return text
         }
     }
 
-    func text(forInstance id: UUID) -> String {
-        lock.withLock {
-            if let instance, instance.id == id { return instance.text }
-            let text = id.uuidString.lowercased()
-            instance = (id, text)
-            return text
-        }
-    }
+    func text(forInstallation id: UUID) -> String { lock.withLock { installation.text(for: id) } }
+
+    func text(forInstance id: UUID) -> String { lock.withLock { instance.text(for: id) } }
 
     func parts(for snapshot: SessionSnapshot, installation: String, storageMechanism: String) -> SessionParts {
         let key = SessionKey(sessionID: snapshot.sessionID, sessionIndex: snapshot.sessionIndex, installation: installation)
