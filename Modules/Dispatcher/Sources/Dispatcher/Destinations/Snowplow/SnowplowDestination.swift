@@ -131,25 +131,14 @@ public struct SnowplowDestination: Destination, CustomStringConvertible {
         case .track:
             encodeTrack(event, into: &writer)
         case .screen:
-            var inner = JSONWriter(capacity: event.name.utf8.count + 256)
-            inner.raw("{\"schema\":")
-            inner.string(SnowplowSchemas.unstructEvent)
-            inner.raw(",\"data\":{\"schema\":")
-            inner.string(SnowplowSchemas.screenView)
-            inner.raw(",\"data\":{\"name\":")
-            inner.string(event.name)
-            inner.raw(",\"id\":")
-            inner.uuid(event.id)
-            inner.raw("}}}")
-            writer.raw("\"ue\",\"ue_pr\":")
-            writer.string(inner.string)
+            Self.encodeUnstructured(schema: SnowplowSchemas.screenView, capacity: event.name.utf8.count + 256, into: &writer) { data in
+                data.raw("\"name\":")
+                data.string(event.name)
+                data.raw(",\"id\":")
+                data.uuid(event.id)
+            }
         case .identify:
-            writer.raw("\"se\",\"se_ca\":")
-            writer.string(event.category)
-            writer.raw(",\"se_ac\":")
-            writer.string(event.action)
-            writer.raw(",\"se_la\":")
-            writer.string(event.name)
+            Self.encodeStructuredFields(event, into: &writer)
         }
         writer.raw(",\"eid\":")
         writer.uuid(event.id)
@@ -202,34 +191,51 @@ public struct SnowplowDestination: Destination, CustomStringConvertible {
     private func encodeTrack(_ event: EncodedEvent, into writer: inout JSONWriter) {
         switch encoding {
         case .structured:
-            writer.raw("\"se\",\"se_ca\":")
-            writer.string(event.category)
-            writer.raw(",\"se_ac\":")
-            writer.string(event.action)
-            writer.raw(",\"se_la\":")
-            writer.string(event.name)
+            Self.encodeStructuredFields(event, into: &writer)
             writer.raw(",\"se_pr\":")
             writer.string(String(decoding: event.userDataJSON, as: UTF8.self))
         case .selfDescribing(let schema):
-            var inner = JSONWriter(capacity: event.userDataJSON.count + event.flagsJSON.count + 256)
-            inner.raw("{\"schema\":")
-            inner.string(SnowplowSchemas.unstructEvent)
-            inner.raw(",\"data\":{\"schema\":")
-            inner.string(schema)
-            inner.raw(",\"data\":{\"category\":")
-            inner.string(event.category)
-            inner.raw(",\"name\":")
-            inner.string(event.name)
-            inner.raw(",\"action\":")
-            inner.string(event.action)
-            inner.raw(",\"userData\":")
-            inner.raw(bytes: event.userDataJSON)
-            inner.raw(",\"flags\":")
-            inner.raw(bytes: event.flagsJSON)
-            inner.raw("}}}")
-            writer.raw("\"ue\",\"ue_pr\":")
-            writer.string(inner.string)
+            let capacity = event.userDataJSON.count + event.flagsJSON.count + 256
+            Self.encodeUnstructured(schema: schema, capacity: capacity, into: &writer) { data in
+                data.raw("\"category\":")
+                data.string(event.category)
+                data.raw(",\"name\":")
+                data.string(event.name)
+                data.raw(",\"action\":")
+                data.string(event.action)
+                data.raw(",\"userData\":")
+                data.raw(bytes: event.userDataJSON)
+                data.raw(",\"flags\":")
+                data.raw(bytes: event.flagsJSON)
+            }
         }
+    }
+
+    /// `"se"` and the event's category, action and name as `se_ca`, `se_ac` and `se_la`.
+    private static func encodeStructuredFields(_ event: EncodedEvent, into writer: inout JSONWriter) {
+        writer.raw("\"se\",\"se_ca\":")
+        writer.string(event.category)
+        writer.raw(",\"se_ac\":")
+        writer.string(event.action)
+        writer.raw(",\"se_la\":")
+        writer.string(event.name)
+    }
+
+    /// `"ue"` and `ue_pr`: an unstruct_event 1-0-0 envelope around a `schema` event whose data
+    /// members (without braces) `writeData` writes.
+    private static func encodeUnstructured(
+        schema: String, capacity: Int, into writer: inout JSONWriter, data writeData: (inout JSONWriter) -> Void
+    ) {
+        var inner = JSONWriter(capacity: capacity)
+        inner.raw("{\"schema\":")
+        inner.string(SnowplowSchemas.unstructEvent)
+        inner.raw(",\"data\":{\"schema\":")
+        inner.string(schema)
+        inner.raw(",\"data\":{")
+        writeData(&inner)
+        inner.raw("}}}")
+        writer.raw("\"ue\",\"ue_pr\":")
+        writer.string(inner.string)
     }
 
     /// The ``userDataSchema`` entity of an identify or screen call, or `nil` when the
