@@ -14,8 +14,12 @@ public struct TrackedEvent: Sendable, Equatable, Hashable, Codable {
     public var action: String
     /// The data the feature attached.
     public var userData: UserData
-    /// Global context added by hydration stages (app, device, session, identifiers).
-    public var context: UserData
+    /// This event's own context: what a stage added for this event alone (for example the
+    /// session's event index). The full context is ``context``.
+    public var eventContext: UserData
+    /// Context this event shares with others (app, OS, device, library, ids, session), set by
+    /// a hydration stage once per process or session and referred to, not copied.
+    public var sharedContext: SharedContext?
     /// What validation and quality stages noticed about the event. Flags never drop an event.
     public var flags: [EventFlag]
 
@@ -28,6 +32,7 @@ public struct TrackedEvent: Sendable, Equatable, Hashable, Codable {
         action: String,
         userData: UserData = [:],
         context: UserData = [:],
+        sharedContext: SharedContext? = nil,
         flags: [EventFlag] = []
     ) {
         self.id = id
@@ -36,9 +41,26 @@ public struct TrackedEvent: Sendable, Equatable, Hashable, Codable {
         self.name = name
         self.action = action
         self.userData = userData
-        self.context = context
+        self.eventContext = context
+        self.sharedContext = sharedContext
         self.flags = flags
     }
+
+    /// Global context (app, device, session, identifiers): the ``sharedContext`` with the
+    /// ``eventContext`` on top (``SharedContext/merged(with:)``).
+    ///
+    /// Reading it merges the two; setting it replaces both (the event then shares nothing). A
+    /// stage on the hot path writes ``eventContext`` and ``sharedContext`` instead.
+    public var context: UserData {
+        get { sharedContext.map { $0.merged(with: eventContext) } ?? eventContext }
+        set {
+            eventContext = newValue
+            sharedContext = nil
+        }
+    }
+
+    /// Whether the event has no context at all, shared or its own, without merging anything.
+    public var hasNoContext: Bool { eventContext.isEmpty && (sharedContext?.values.isEmpty ?? true) }
 
     /// Adds `flag` unless an equal flag is already there.
     public mutating func flag(_ flag: EventFlag) {
@@ -59,5 +81,57 @@ extension TrackedEvent: CustomStringConvertible {
         if !userData.isEmpty { line += " " + JSONText.encode(.object(userData)) }
         if !flags.isEmpty { line += " [" + flags.map(\.description).joined(separator: ", ") + "]" }
         return line
+    }
+}
+
+extension TrackedEvent {
+    private enum CodingKeys: String, CodingKey {
+        case id, timestamp, category, name, action, userData, context, flags
+    }
+
+    /// Decodes an event; the context read becomes its own ``eventContext``.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: try container.decode(UUID.self, forKey: .id),
+            timestamp: try container.decode(Date.self, forKey: .timestamp),
+            category: try container.decode(String.self, forKey: .category),
+            name: try container.decode(String.self, forKey: .name),
+            action: try container.decode(String.self, forKey: .action),
+            userData: try container.decode(UserData.self, forKey: .userData),
+            context: try container.decode(UserData.self, forKey: .context),
+            flags: try container.decode([EventFlag].self, forKey: .flags))
+    }
+
+    /// Encodes the event with its full ``context``.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(timestamp, forKey: .timestamp)
+        try container.encode(category, forKey: .category)
+        try container.encode(name, forKey: .name)
+        try container.encode(action, forKey: .action)
+        try container.encode(userData, forKey: .userData)
+        try container.encode(context, forKey: .context)
+        try container.encode(flags, forKey: .flags)
+    }
+
+    /// Equal when every field is, comparing the full ``context`` however it is split.
+    public static func == (lhs: TrackedEvent, rhs: TrackedEvent) -> Bool {
+        lhs.id == rhs.id && lhs.timestamp == rhs.timestamp && lhs.category == rhs.category
+            && lhs.name == rhs.name && lhs.action == rhs.action && lhs.userData == rhs.userData
+            && lhs.flags == rhs.flags && lhs.context == rhs.context
+    }
+
+    /// Hashes every field, the full ``context`` included.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(timestamp)
+        hasher.combine(category)
+        hasher.combine(name)
+        hasher.combine(action)
+        hasher.combine(userData)
+        hasher.combine(context)
+        hasher.combine(flags)
     }
 }
