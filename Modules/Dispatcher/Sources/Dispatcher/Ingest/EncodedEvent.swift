@@ -7,6 +7,11 @@ import TrackingJSON
 ///
 /// Encoding happens once, on the sender's thread; wire encoders splice these JSON fragments
 /// into their payloads without decoding them again.
+///
+/// Between the sender and the store an event may carry its shared context by reference
+/// (``sharedContext``, encoded once per ``Tracking/SharedContext`` instance) with only its own
+/// context in ``contextJSON``; every event read back from the store or a journal for delivery,
+/// the monitor or queries has the full, merged context in ``contextJSON`` and no reference.
 package struct EncodedEvent: Sendable, Equatable {
     /// The event id (UUIDv7), the delivery idempotency key.
     package var id: UUID
@@ -20,8 +25,11 @@ package struct EncodedEvent: Sendable, Equatable {
     package var action: String
     /// `userData` as a JSON object.
     package var userDataJSON: [UInt8]
-    /// `context` as a JSON object.
+    /// `context` as a JSON object: the full context, or only the event's own when
+    /// ``sharedContext`` is set.
     package var contextJSON: [UInt8]
+    /// The shared context the event refers to, while it travels to the store; `nil` once read back.
+    package var sharedContext: EncodedSharedContext?
     /// `flags` as a JSON array of `{"code":…,"detail":…}` objects.
     package var flagsJSON: [UInt8]
 
@@ -39,9 +47,13 @@ package struct EncodedEvent: Sendable, Equatable {
         name = event.name
         action = event.action
         let userData = Self.json(event.userData)
-        let context = event.context.isEmpty ? (bytes: Self.emptyObject, truncated: false) : Self.json(event.context)
+        // Never `event.context`: reading it merges. The shared part is encoded once per instance.
+        let shared = event.sharedContext.map(EncodedSharedContext.cached)
+        var context = Self.json(event.eventContext)
+        context.truncated = context.truncated || shared?.truncated == true
         userDataJSON = userData.bytes
         contextJSON = context.bytes
+        sharedContext = shared?.json.count ?? 0 > 2 ? shared : nil
         guard userData.truncated || context.truncated else {
             flagsJSON = Self.flagsJSON(event.flags)
             return
@@ -95,6 +107,17 @@ package struct EncodedEvent: Sendable, Equatable {
         self.userDataJSON = userDataJSON
         self.contextJSON = contextJSON
         self.flagsJSON = flagsJSON
+        sharedContext = nil
+    }
+
+    /// This event with its shared context merged into ``contextJSON`` (per
+    /// ``Tracking/SharedContext/merge(_:_:)``) and no reference: the form readers get.
+    package var withMergedContext: EncodedEvent {
+        guard let shared = sharedContext else { return self }
+        var merged = self
+        merged.contextJSON = ContextMerge.merge(shared: shared.json, own: contextJSON)
+        merged.sharedContext = nil
+        return merged
     }
 
     /// The kind of call the event records, derived from ``category`` (see ``Tracking/EventKind``).
@@ -106,11 +129,12 @@ package struct EncodedEvent: Sendable, Equatable {
     /// The bytes this event occupies in a payload, roughly: used for byte limits.
     package var approximateSize: Int {
         64 + category.utf8.count + name.utf8.count + action.utf8.count
-            + userDataJSON.count + contextJSON.count + flagsJSON.count
+            + userDataJSON.count + contextJSON.count + flagsJSON.count + (sharedContext?.json.count ?? 0)
     }
 
     /// Decodes the event back into a ``Tracking/TrackedEvent`` (for the monitor and tests).
     package func decoded() throws -> TrackedEvent {
+        guard sharedContext == nil else { return try withMergedContext.decoded() }
         let decoder = JSONDecoder()
         return TrackedEvent(
             id: id,

@@ -199,6 +199,7 @@ final class IngestWriter: @unchecked Sendable {
         loop: while true {
             if condition.withLock({ crashed }) { break }
             journal.prepareNextSegment()
+            journal.releaseWrittenPages()
             switch persistNextBatch() {
             case .persisted:
                 retryDelay = configuration.retryInterval

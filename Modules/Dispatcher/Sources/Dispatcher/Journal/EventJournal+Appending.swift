@@ -12,9 +12,7 @@ extension EventJournal {
         let frame = JournalRecord.frameSize(payload: payload)
         condition.lock()
         defer { condition.unlock() }
-        let segment = try writableSegment(for: frame)
-        JournalRecord.write(event, payload: payload, to: segment.base + segment.end)
-        segment.end += frame
+        let segment = try writeLocked(event, payload: payload, frame: frame)
         appended += 1
         wakeConsumerIfDueLocked()
         return JournalPosition(segment: segment.number, offset: segment.end)
@@ -34,14 +32,38 @@ extension EventJournal {
         for event in events {
             let payload = JournalRecord.payloadSize(event)
             let frame = JournalRecord.frameSize(payload: payload)
-            let segment: JournalSegment
-            do { segment = try writableSegment(for: frame) } catch { return (written, error) }
-            JournalRecord.write(event, payload: payload, to: segment.base + segment.end)
-            segment.end += frame
+            do { _ = try writeLocked(event, payload: payload, frame: frame) } catch { return (written, error) }
             appended += 1
             written += 1
         }
         return (written, nil)
+    }
+
+    /// Writes `event`'s record into the writable segment, preceded by its shared context's record
+    /// when that segment does not hold it yet (so every segment replays on its own).
+    /// - Returns: the segment written to.
+    @inline(__always)
+    private func writeLocked(_ event: EncodedEvent, payload: Int, frame: Int) throws(JournalError) -> JournalSegment {
+        guard let shared = event.sharedContext else {
+            let segment = try writableSegment(for: frame)
+            JournalRecord.write(event, payload: payload, to: segment.base + segment.end)
+            segment.end += frame
+            return segment
+        }
+        let contextPayload = JournalRecord.payloadSize(shared)
+        let contextFrame = JournalRecord.frameSize(payload: contextPayload)
+        var segment = try writableSegment(for: frame)
+        if !segment.journalledContexts.contains(shared.hash) {
+            segment = try writableSegment(for: frame + contextFrame)
+            if !segment.journalledContexts.contains(shared.hash) {
+                JournalRecord.write(shared, payload: contextPayload, to: segment.base + segment.end)
+                segment.end += contextFrame
+                segment.journalledContexts.insert(shared.hash)
+            }
+        }
+        JournalRecord.write(event, payload: payload, to: segment.base + segment.end)
+        segment.end += frame
+        return segment
     }
 
     /// Wakes the consumer when it sleeps with nothing to read, or lingers while many records wait.

@@ -106,6 +106,15 @@ extension EventJournal {
         for segment in removed { segment.remove() }
     }
 
+    /// Hands back the pages of records already written, in every segment (see
+    /// ``JournalSegment/releasePages(below:)``): the journal's resident memory stays near the
+    /// active segment's unwritten part and the spare, however far the sender runs ahead. Called
+    /// by the consumer after each group.
+    func releaseWrittenPages() {
+        let written: [(segment: JournalSegment, end: Int)] = condition.withLock { segments.map { ($0, $0.end) } }
+        for (segment, end) in written { segment.releasePages(below: end) }
+    }
+
     /// Creates the next segment ahead of time when the active one is more than half full, so
     /// that an append rarely pays for creating a file. Called by the consumer.
     func prepareNextSegment() {

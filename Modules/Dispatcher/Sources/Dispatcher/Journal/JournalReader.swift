@@ -14,7 +14,7 @@ import Darwin
 /// A missing folder, or a segment deleted meanwhile, simply has no events.
 enum JournalReader {
     /// The events in the segments of `directory` at or after `position` (a record boundary, as
-    /// the ingest writer stores it), in append order.
+    /// the ingest writer stores it), in append order, each with its full (merged) context.
     static func events(in directory: String, after position: JournalPosition) -> [EncodedEvent] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
         let numbered = names.compactMap { name in JournalSegment.number(fromFileName: name).map { (number: $0, name: name) } }
@@ -40,14 +40,11 @@ enum JournalReader {
         guard let address = mmap(nil, size, PROT_READ, MAP_SHARED, descriptor, 0), address != MAP_FAILED else { return [] }
         defer { munmap(address, size) }
         let base = UnsafeRawPointer(address)
-        guard UInt64(littleEndian: base.loadUnaligned(as: UInt64.self)) == JournalSegment.magic,
+        guard let format = JournalSegment.format(magic: UInt64(littleEndian: base.loadUnaligned(as: UInt64.self))),
               UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) == number else { return [] }
-        var events: [EncodedEvent] = []
-        var position = max(offset, JournalSegment.headerSize)
-        while position < size, let (event, frame) = JournalRecord.read(at: base + position, available: size - position) {
-            events.append(event)
-            position += frame
-        }
-        return events
+        // From the start: the shared contexts the events after `offset` refer to come before them.
+        var contexts: [UInt64: EncodedSharedContext] = [:]
+        return JournalRecord.readEvents(in: base, from: JournalSegment.headerSize, to: size, format: format, maxRecords: .max,
+                                        emitFrom: offset, contexts: &contexts).events.map(\.withMergedContext)
     }
 }

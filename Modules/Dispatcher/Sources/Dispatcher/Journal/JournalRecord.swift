@@ -1,25 +1,57 @@
 import Foundation
 
-/// The binary form of one ``EncodedEvent`` in a journal segment.
+/// The binary records of a journal segment.
 ///
 /// ```
-/// frame:   u32 payload length | u32 checksum | payload | zero padding to 8 bytes
-/// payload: 16-byte id | i64 timestamp (ms) | u32 × 6 lengths (category, name, action,
-///          userData, context, flags) | the six byte strings
+/// frame:    u32 payload length | u32 checksum | payload | zero padding to 8 bytes
+/// format 2 (segment magic TRKJRNL2):
+///   event:   u32 kind 1 | 16-byte id | i64 timestamp (ms) | u64 shared context hash (0: none) |
+///            u32 × 6 lengths (category, name, action, userData, own context, flags) | the six byte strings
+///   context: u32 kind 2 | u64 hash | the shared context's JSON object
+/// format 1 (TRKJRNL1, written by earlier versions, still read):
+///   event:   16-byte id | i64 timestamp (ms) | u32 × 6 lengths | the six byte strings (full context)
 /// ```
 /// Little-endian. The length is written last, so a record torn by process death has either a
-/// zero length (never started) or a checksum that does not match; reading stops there.
+/// zero length (never started) or a checksum that does not match; reading stops there. A shared
+/// context is written once per segment, before the first event that refers to it.
 enum JournalRecord {
     /// Frame header bytes (length + checksum).
     static let frameHeader = 8
-    /// Fixed payload bytes before the strings.
-    static let fixedPayload = 16 + 8 + 6 * 4
 
-    /// The payload bytes of `event`.
+    /// Where the fields of an event record sit in one format.
+    struct Layout {
+        let kind: Int?
+        let id: Int
+        let timestamp: Int
+        let contextHash: Int?
+        let lengths: Int
+        var fixed: Int { lengths + 6 * 4 }
+
+        /// Format 1: no kind, no shared context.
+        static let legacy = Layout(kind: nil, id: 0, timestamp: 16, contextHash: nil, lengths: 24)
+        /// Format 2, the one written.
+        static let current = Layout(kind: 0, id: 4, timestamp: 20, contextHash: 28, lengths: 36)
+    }
+
+    /// What a record holds.
+    enum Entry {
+        case event(EncodedEvent)
+        case context(EncodedSharedContext)
+    }
+
+    static let eventKind: UInt32 = 1
+    static let contextKind: UInt32 = 2
+    /// Fixed payload bytes of a context record.
+    static let contextFixedPayload = 4 + 8
+
+    /// The payload bytes of `event`'s record.
     static func payloadSize(_ event: EncodedEvent) -> Int {
-        fixedPayload + event.category.utf8.count + event.name.utf8.count + event.action.utf8.count
+        Layout.current.fixed + event.category.utf8.count + event.name.utf8.count + event.action.utf8.count
             + event.userDataJSON.count + event.contextJSON.count + event.flagsJSON.count
     }
+
+    /// The payload bytes of a context record.
+    static func payloadSize(_ context: EncodedSharedContext) -> Int { contextFixedPayload + context.json.count }
 
     /// The bytes a record of `payload` bytes occupies, padding included.
     static func frameSize(payload: Int) -> Int { (frameHeader + payload + 7) & ~7 }
@@ -29,20 +61,40 @@ enum JournalRecord {
     /// Straight-line code with no capturing closures: this runs on the sender's thread, and a
     /// closure capturing mutable locals costs a dynamic exclusivity check per call.
     static func write(_ event: EncodedEvent, payload: Int, to base: UnsafeMutableRawPointer) {
+        let layout = Layout.current
         let body = base + frameHeader
-        body.storeBytes(of: event.id.uuid, as: uuid_t.self)
-        body.storeBytes(of: event.timestampMilliseconds.littleEndian, toByteOffset: 16, as: Int64.self)
-        var cursor = body + fixedPayload
+        body.storeBytes(of: eventKind.littleEndian, as: UInt32.self)
+        body.storeBytes(of: event.id.uuid, toByteOffset: layout.id, as: uuid_t.self)
+        body.storeBytes(of: event.timestampMilliseconds.littleEndian, toByteOffset: layout.timestamp, as: Int64.self)
+        body.storeBytes(of: (event.sharedContext?.hash ?? 0).littleEndian, toByteOffset: layout.contextHash ?? 0, as: UInt64.self)
+        var cursor = body + layout.fixed
+        let lengths = body + layout.lengths
         var text = event.category
-        cursor = copy(text: &text, into: cursor, length: body + 24)
+        cursor = copy(text: &text, into: cursor, length: lengths)
         text = event.name
-        cursor = copy(text: &text, into: cursor, length: body + 28)
+        cursor = copy(text: &text, into: cursor, length: lengths + 4)
         text = event.action
-        cursor = copy(text: &text, into: cursor, length: body + 32)
-        cursor = copy(bytes: event.userDataJSON, into: cursor, length: body + 36)
-        cursor = copy(bytes: event.contextJSON, into: cursor, length: body + 40)
-        _ = copy(bytes: event.flagsJSON, into: cursor, length: body + 44)
-        let checksum = Self.checksum(UnsafeRawBufferPointer(start: body, count: payload))
+        cursor = copy(text: &text, into: cursor, length: lengths + 8)
+        cursor = copy(bytes: event.userDataJSON, into: cursor, length: lengths + 12)
+        cursor = copy(bytes: event.contextJSON, into: cursor, length: lengths + 16)
+        _ = copy(bytes: event.flagsJSON, into: cursor, length: lengths + 20)
+        seal(base, payload: payload)
+    }
+
+    /// Writes the record of a shared context (whose payload is `payload` bytes) at `base`.
+    static func write(_ context: EncodedSharedContext, payload: Int, to base: UnsafeMutableRawPointer) {
+        let body = base + frameHeader
+        body.storeBytes(of: contextKind.littleEndian, as: UInt32.self)
+        body.storeBytes(of: context.hash.littleEndian, toByteOffset: 4, as: UInt64.self)
+        context.json.withUnsafeBytes { json in
+            if let start = json.baseAddress, json.count > 0 { (body + contextFixedPayload).copyMemory(from: start, byteCount: json.count) }
+        }
+        seal(base, payload: payload)
+    }
+
+    /// Writes the checksum, then the length: the record exists once the length is there.
+    private static func seal(_ base: UnsafeMutableRawPointer, payload: Int) {
+        let checksum = Self.checksum(UnsafeRawBufferPointer(start: base + frameHeader, count: payload))
         base.storeBytes(of: checksum.littleEndian, toByteOffset: 4, as: UInt32.self)
         base.storeBytes(of: UInt32(payload).littleEndian, as: UInt32.self)
     }
@@ -66,41 +118,64 @@ enum JournalRecord {
         return cursor + source.count
     }
 
-    /// The frame size of a valid record at `base` (length and checksum checked, nothing decoded),
-    /// or `nil` at a zero, torn or damaged record.
-    static func validFrame(at base: UnsafeRawPointer, available: Int) -> Int? {
-        guard available >= frameHeader + fixedPayload else { return nil }
+    /// The payload size of a valid record at `base` (length and checksum checked, nothing
+    /// decoded), or `nil` at a zero, torn or damaged record.
+    private static func validPayload(at base: UnsafeRawPointer, available: Int, minimum: Int) -> Int? {
+        guard available >= frameHeader + minimum else { return nil }
         let payload = Int(UInt32(littleEndian: base.loadUnaligned(as: UInt32.self)))
-        guard payload >= fixedPayload, frameHeader + payload <= available else { return nil }
+        guard payload >= minimum, frameHeader + payload <= available else { return nil }
         let stored = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
         guard stored == checksum(UnsafeRawBufferPointer(start: base + frameHeader, count: payload)) else { return nil }
-        return frameSize(payload: payload)
+        return payload
     }
 
-    /// Reads the record at `base`, with `available` bytes before the end of valid data.
-    /// - Returns: the event and the frame size, or `nil` at a zero, torn or damaged record.
-    static func read(at base: UnsafeRawPointer, available: Int) -> (event: EncodedEvent, frame: Int)? {
-        guard available >= frameHeader + fixedPayload else { return nil }
-        let payload = Int(UInt32(littleEndian: base.loadUnaligned(as: UInt32.self)))
-        guard payload >= fixedPayload, frameHeader + payload <= available else { return nil }
+    /// Reads the record at `base`, with `available` bytes before the end of valid data, in a
+    /// segment of `format` (1 or 2). A context record is added to `contexts`; an event refers to
+    /// one found there.
+    /// - Returns: the entry and the frame size, or `nil` at a zero, torn or damaged record (or an
+    ///   event whose shared context is unknown).
+    static func read(at base: UnsafeRawPointer, available: Int, format: Int,
+                     contexts: inout [UInt64: EncodedSharedContext]) -> (entry: Entry, frame: Int)? {
+        let layout = format >= 2 ? Layout.current : Layout.legacy
+        guard let payload = validPayload(at: base, available: available, minimum: format >= 2 ? contextFixedPayload : layout.fixed) else {
+            return nil
+        }
         let body = base + frameHeader
-        let stored = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
-        guard stored == checksum(UnsafeRawBufferPointer(start: body, count: payload)) else { return nil }
+        if layout.kind != nil {
+            let kind = UInt32(littleEndian: body.loadUnaligned(as: UInt32.self))
+            if kind == contextKind {
+                let hash = UInt64(littleEndian: body.loadUnaligned(fromByteOffset: 4, as: UInt64.self))
+                if let known = contexts[hash] { return (.context(known), frameSize(payload: payload)) }
+                let context = EncodedSharedContext(json: Array(UnsafeRawBufferPointer(start: body + contextFixedPayload, count: payload - contextFixedPayload)))
+                guard context.hash == hash else { return nil }
+                contexts[hash] = context
+                return (.context(context), frameSize(payload: payload))
+            }
+            guard kind == eventKind, payload >= layout.fixed else { return nil }
+        }
         func length(_ slot: Int) -> Int {
-            Int(UInt32(littleEndian: body.loadUnaligned(fromByteOffset: 24 + 4 * slot, as: UInt32.self)))
+            Int(UInt32(littleEndian: body.loadUnaligned(fromByteOffset: layout.lengths + 4 * slot, as: UInt32.self)))
         }
         let lengths = (length(0), length(1), length(2), length(3), length(4), length(5))
-        let total = fixedPayload + lengths.0 + lengths.1 + lengths.2 + lengths.3 + lengths.4 + lengths.5
+        let total = layout.fixed + lengths.0 + lengths.1 + lengths.2 + lengths.3 + lengths.4 + lengths.5
         guard total == payload else { return nil }
+        var shared: EncodedSharedContext?
+        if let offset = layout.contextHash {
+            let hash = UInt64(littleEndian: body.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            if hash != 0 {
+                guard let known = contexts[hash] else { return nil }
+                shared = known
+            }
+        }
         var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: UnsafeRawBufferPointer(start: body, count: 16)) }
-        let timestamp = Int64(littleEndian: body.loadUnaligned(fromByteOffset: 16, as: Int64.self))
-        var cursor = body + fixedPayload
+        withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: UnsafeRawBufferPointer(start: body + layout.id, count: 16)) }
+        let timestamp = Int64(littleEndian: body.loadUnaligned(fromByteOffset: layout.timestamp, as: Int64.self))
+        var cursor = body + layout.fixed
         func take(_ count: Int) -> UnsafeRawBufferPointer {
             defer { cursor += count }
             return UnsafeRawBufferPointer(start: cursor, count: count)
         }
-        let event = EncodedEvent(
+        var event = EncodedEvent(
             id: UUID(uuid: uuid),
             timestampMilliseconds: timestamp,
             category: String(decoding: take(lengths.0), as: UTF8.self),
@@ -110,11 +185,50 @@ enum JournalRecord {
             contextJSON: Array(take(lengths.4)),
             flagsJSON: Array(take(lengths.5))
         )
-        return (event, frameSize(payload: payload))
+        event.sharedContext = shared
+        return (.event(event), frameSize(payload: payload))
+    }
+
+    /// Reads the records between `start` and `limit` of a mapped segment of `format`: at most
+    /// `maxRecords` events, context records collected into `contexts`, events before `emitFrom`
+    /// (context records before a reader's position) left out.
+    /// - Returns: the events, the offset after them, and whether reading stopped at a damaged record.
+    static func readEvents(in base: UnsafeRawPointer, from start: Int, to limit: Int, format: Int, maxRecords: Int,
+                           emitFrom: Int = 0, contexts: inout [UInt64: EncodedSharedContext]) -> (events: [EncodedEvent], next: Int, damaged: Bool) {
+        var events: [EncodedEvent] = []
+        events.reserveCapacity(min(maxRecords, 1_024))
+        var position = start
+        while events.count < maxRecords, position < limit {
+            guard let (entry, frame) = read(at: base + position, available: limit - position, format: format, contexts: &contexts) else {
+                return (events, position, true)
+            }
+            if case .event(let event) = entry, position >= emitFrom { events.append(event) }
+            position += frame
+        }
+        return (events, position, false)
+    }
+
+    /// The end of the readable records from `start` on, collecting the context records.
+    static func scanEnd(in base: UnsafeRawPointer, from start: Int, to limit: Int, format: Int,
+                        contexts: inout [UInt64: EncodedSharedContext]) -> Int {
+        var offset = start
+        let minimum = format >= 2 ? contextFixedPayload : Layout.legacy.fixed
+        while let payload = validPayload(at: base + offset, available: limit - offset, minimum: minimum) {
+            if format >= 2, UInt32(littleEndian: (base + offset + frameHeader).loadUnaligned(as: UInt32.self)) == contextKind {
+                guard read(at: base + offset, available: limit - offset, format: format, contexts: &contexts) != nil else { break }
+            }
+            offset += frameSize(payload: payload)
+        }
+        return offset
     }
 
     /// A fast 32-bit checksum over 8-byte words (multiply–xorshift), seeded with the length.
     static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        UInt32(truncatingIfNeeded: hash64(bytes))
+    }
+
+    /// A fast 64-bit hash over 8-byte words (multiply–xorshift), seeded with the length; never 0.
+    static func hash64(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         guard let base = bytes.baseAddress else { return 0x5EED }
         let count = bytes.count
         var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(count)
@@ -133,6 +247,6 @@ enum JournalRecord {
         }
         hash = (hash ^ tail) &* 0xC4CE_B9FE_1A85_EC53
         hash ^= hash >> 32
-        return UInt32(truncatingIfNeeded: hash)
+        return hash == 0 ? 0x5EED : hash
     }
 }

@@ -12,21 +12,43 @@ import Darwin
 /// what is copied into the mapping belongs to the kernel's page cache at once and survives the
 /// death of the process.
 ///
-/// Header (16 bytes): the magic `TRKJRNL1` and the segment number, little-endian.
+/// Header (16 bytes): the magic and the segment number, little-endian. The magic names the
+/// record format (see ``JournalRecord``): `TRKJRNL2` for the segments written now, `TRKJRNL1`
+/// for those an earlier version left, which are still read.
 final class JournalSegment: @unchecked Sendable {
     // Safe: the mapping is written only under the journal's lock, and read only below an end
     // offset published under that lock; `end` and `sealed` are guarded by the journal's lock.
     static let headerSize = 16
-    static let magic: UInt64 = 0x314C_4E52_4A4B_5254 // "TRKJRNL1" little-endian
+    static let magic: UInt64 = 0x324C_4E52_4A4B_5254 // "TRKJRNL2" little-endian
+    /// The magic of format 1 segments (full context in every event record).
+    static let legacyMagic: UInt64 = 0x314C_4E52_4A4B_5254 // "TRKJRNL1" little-endian
+
+    /// The record format of a segment whose header starts with `magic`, or `nil` when it is not one.
+    static func format(magic value: UInt64) -> Int? {
+        switch value {
+        case magic: 2
+        case legacyMagic: 1
+        default: nil
+        }
+    }
 
     let number: UInt64
     let path: String
     let capacity: Int
     let base: UnsafeMutableRawPointer
+    /// The record format (2 for new segments, 1 for those an earlier version left).
+    let format: Int
+    /// The shared contexts written in this segment (guarded by the journal's lock).
+    var journalledContexts: Set<UInt64> = []
+    /// The shared contexts read from this segment so far (touched only by the consumer).
+    var readContexts: [UInt64: EncodedSharedContext] = [:]
     /// The end of valid records.
     var end: Int
     /// Whether appends have moved on to a later segment.
     var sealed: Bool
+    /// The offset below which the mapping's pages were handed back (see ``releasePages(below:)``);
+    /// touched only by the consumer.
+    private(set) var releasedBelow = 0
 
     static func fileName(_ number: UInt64) -> String {
         let digits = String(number)
@@ -38,8 +60,9 @@ final class JournalSegment: @unchecked Sendable {
         return UInt64(name.dropFirst(8).dropLast(8))
     }
 
-    private init(number: UInt64, path: String, capacity: Int, base: UnsafeMutableRawPointer, end: Int, sealed: Bool) {
+    private init(number: UInt64, path: String, capacity: Int, base: UnsafeMutableRawPointer, format: Int, end: Int, sealed: Bool) {
         self.number = number
+        self.format = format
         self.path = path
         self.capacity = capacity
         self.base = base
@@ -63,7 +86,7 @@ final class JournalSegment: @unchecked Sendable {
             base.storeBytes(of: magic.littleEndian, as: UInt64.self)
             base.storeBytes(of: number.littleEndian, toByteOffset: 8, as: UInt64.self)
             FileProtection.protect(path)
-            return JournalSegment(number: number, path: path, capacity: capacity, base: base, end: headerSize, sealed: false)
+            return JournalSegment(number: number, path: path, capacity: capacity, base: base, format: 2, end: headerSize, sealed: false)
         } catch {
             unlink(path)
             throw error
@@ -83,13 +106,13 @@ final class JournalSegment: @unchecked Sendable {
         let size = Int(info.st_size)
         guard size >= headerSize + 8 else { return nil }
         let base = try map(descriptor, capacity: size, path: path)
-        guard UInt64(littleEndian: base.loadUnaligned(as: UInt64.self)) == magic,
+        guard let format = format(magic: UInt64(littleEndian: base.loadUnaligned(as: UInt64.self))),
               UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) == number else {
             munmap(base, size)
             return nil
         }
-        let segment = JournalSegment(number: number, path: path, capacity: size, base: base, end: size, sealed: true)
-        segment.end = segment.scanEnd()
+        let segment = JournalSegment(number: number, path: path, capacity: size, base: base, format: format, end: size, sealed: true)
+        segment.end = JournalRecord.scanEnd(in: base, from: headerSize, to: size, format: format, contexts: &segment.readContexts)
         return segment
     }
 
@@ -105,15 +128,6 @@ final class JournalSegment: @unchecked Sendable {
         } else {
             _ = rename(path, path + ".unreadable")
         }
-    }
-
-    /// The offset just past the last readable record.
-    private func scanEnd() -> Int {
-        var offset = Self.headerSize
-        while let frame = JournalRecord.validFrame(at: base + offset, available: capacity - offset) {
-            offset += frame
-        }
-        return offset
     }
 
     private static func allocate(_ descriptor: Int32, capacity: Int, path: String) throws(JournalError) {
@@ -148,7 +162,6 @@ final class JournalSegment: @unchecked Sendable {
     /// into a clean shared page costs a write-protection fault, which the sender should not pay.
     /// Never called on a segment that holds records.
     private static func dirtyPages(_ base: UnsafeMutableRawPointer, capacity: Int) {
-        let pageSize = max(4096, Int(sysconf(Int32(_SC_PAGESIZE))))
         var offset = 0
         while offset < capacity {
             base.storeBytes(of: 0, toByteOffset: offset, as: UInt8.self)
@@ -159,18 +172,29 @@ final class JournalSegment: @unchecked Sendable {
     /// Reads the records between `offset` and `limit`, at most `maxRecords`.
     /// - Returns: the events, the offset after them, and whether reading stopped at a damaged record.
     func read(from offset: Int, to limit: Int, maxRecords: Int) -> (events: [EncodedEvent], next: Int, damaged: Bool) {
-        var events: [EncodedEvent] = []
-        events.reserveCapacity(min(maxRecords, 1_024))
-        var position = max(offset, Self.headerSize)
-        while events.count < maxRecords, position < limit {
-            guard let (event, frame) = JournalRecord.read(at: base + position, available: limit - position) else {
-                return (events, position, true)
-            }
-            events.append(event)
-            position += frame
-        }
-        return (events, position, false)
+        JournalRecord.readEvents(in: base, from: max(offset, Self.headerSize), to: limit, format: format,
+                                 maxRecords: maxRecords, contexts: &readContexts)
     }
+
+    /// Hands back to the kernel the mapping's whole pages below `offset` that were not handed back
+    /// yet, so written records do not keep the process's resident memory growing while the
+    /// sender runs ahead of the writer. Called by the consumer only, with `offset` at or below
+    /// the end of written records: no append ever stores below it again.
+    ///
+    /// On a shared file mapping the bytes stay in the page cache (dirty pages are written back as
+    /// usual): a later read faults them in again, so nothing is lost. A no-op off Linux.
+    func releasePages(below offset: Int) {
+        let page = JournalSegment.pageSize
+        let limit = min(offset, capacity) / page * page
+        guard limit > releasedBelow else { return }
+        #if os(Linux)
+        _ = madvise(base + releasedBelow, limit - releasedBelow, MADV_DONTNEED)
+        #endif
+        releasedBelow = limit
+    }
+
+    /// The system's memory page size.
+    static let pageSize = max(4096, Int(sysconf(Int32(_SC_PAGESIZE))))
 
     /// Deletes the file (the mapping stays valid until the last reference goes).
     func remove() { unlink(path) }

@@ -24,9 +24,9 @@ extension EventStore {
             var batch: [StoredEvent] = []
             var bytes = 0
             while try select.step() {
-                let size = select.int(14)
+                let size = select.int(15)
                 if !batch.isEmpty, bytes + size > maxBytes { break }
-                var row = Self.row(select)
+                var row = try self.row(select, database)
                 row.status = .inFlight
                 batch.append(row)
                 bytes += size

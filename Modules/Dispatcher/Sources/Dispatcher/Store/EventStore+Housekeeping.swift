@@ -54,10 +54,12 @@ extension EventStore {
         try withDatabase { database in
             let next = StoreCounts()
             try database.transaction {
-                try database.execute("DELETE FROM events; DELETE FROM delivered; DELETE FROM meta WHERE substr(key, 1, 1) <> '_'")
+                try database.execute("DELETE FROM events; DELETE FROM delivered; DELETE FROM contexts; DELETE FROM meta WHERE substr(key, 1, 1) <> '_'")
                 try writeCounters(next, database)
             }
             counters = next
+            storedContexts = []
+            contextCache = [:]
             inFlight = [:]
             recentIDs.removeAll(keepingCapacity: true)
             olderIDs = []

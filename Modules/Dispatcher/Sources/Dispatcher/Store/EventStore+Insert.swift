@@ -19,6 +19,7 @@ extension EventStore {
             let statement = try database.cached(EventStoreSchema.insert)
             var seen = Set<UInt64>(minimumCapacity: events.count)
             var firstSequence: Int64?
+            var newContexts: [UInt64] = []
             for event in events {
                 let key = Self.duplicateKey(event.id)
                 if !seen.insert(key).inserted || recentIDs.contains(key) || (!olderIDs.isEmpty && olderIDs.contains(key)) {
@@ -39,6 +40,15 @@ extension EventStore {
                 try statement.bind(size, at: 10)
                 let held = ConsentHold.isHeld(event.flagsJSON)
                 try statement.bind(held ? EventStoreSchema.held : EventStoreSchema.pending, at: 11)
+                if let shared = event.sharedContext {
+                    if !storedContexts.contains(shared.hash), !newContexts.contains(shared.hash) {
+                        try storeContext(shared, database)
+                        newContexts.append(shared.hash)
+                    }
+                    try statement.bind(Int64(bitPattern: shared.hash), at: 12)
+                } else {
+                    try statement.bind(Int64(0), at: 12)
+                }
                 try statement.step()
                 if database.changes == 1 {
                     outcome.inserted += 1
@@ -52,10 +62,20 @@ extension EventStore {
             for (key, value) in metadata { try setMetadata(key, value, database) }
             if let firstSequence { pendingFloor = min(pendingFloor, firstSequence) }
             outcome.evicted = try evict(database, &counts)
-            return (outcome, seen)
+            return (outcome, (ids: seen, contexts: newContexts))
         }
-        remember(inserted)
+        remember(inserted.ids)
+        lock.withLock { storedContexts.formUnion(inserted.contexts) }
         return outcome
+    }
+
+    /// Keeps a shared context once in `contexts` (in the caller's transaction).
+    private func storeContext(_ shared: EncodedSharedContext, _ database: SQLiteDatabase) throws {
+        let statement = try database.cached(EventStoreSchema.insertContext)
+        statement.rewind()
+        try statement.bind(Int64(bitPattern: shared.hash), at: 1)
+        try statement.bind(bytes: shared.json, at: 2)
+        try statement.step()
     }
 
     /// Adds ids to the duplicate window, rolling generations when the newest is full.

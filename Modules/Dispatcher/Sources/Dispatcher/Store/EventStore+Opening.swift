@@ -73,12 +73,18 @@ extension EventStore {
                 if try database.scalarInt(EventStoreSchema.hasHeldCounter) == 0 {
                     try database.execute(EventStoreSchema.addHeldCounter)
                 }
+                for table in ["events", "delivered"] where try database.scalarInt(EventStoreSchema.hasContextReference(table)) == 0 {
+                    try database.execute(EventStoreSchema.addContextReference(table))
+                }
+                try database.execute(EventStoreSchema.setVersion)
             }
         }
         if try database.scalarInt("PRAGMA application_id") != Int64(EventStoreSignature.applicationID) {
             try database.execute("PRAGMA application_id = \(EventStoreSignature.applicationID)")
         }
         counters = try readCounters(database)
+        storedContexts = []
+        contextCache = [:]
         pendingFloor = 0
         inFlight = [:]
         recentIDs.removeAll(keepingCapacity: true)

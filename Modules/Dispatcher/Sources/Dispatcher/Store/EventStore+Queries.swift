@@ -137,7 +137,7 @@ extension EventStore {
             try select.bind(limit, at: 1)
             try select.bind(offset, at: 2)
             var rows: [StoredEvent] = []
-            while try select.step() { rows.append(Self.row(select)) }
+            while try select.step() { rows.append(try self.row(select, database)) }
             select.reset()
             return rows
         }

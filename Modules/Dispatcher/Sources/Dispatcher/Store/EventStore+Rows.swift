@@ -6,9 +6,11 @@ extension EventStore {
 
     static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
 
-    /// Reads a row selected with ``EventStoreSchema/columns``.
-    static func row(_ statement: SQLiteStatement) -> StoredEvent {
-        let event = EncodedEvent(
+    /// Reads a row selected with ``EventStoreSchema/columns``, its own context merged over the
+    /// shared one it refers to (read from `contexts` once per store and hash). Call it holding
+    /// the store's lock, with `database` open.
+    func row(_ statement: SQLiteStatement, _ database: SQLiteDatabase) throws -> StoredEvent {
+        var event = EncodedEvent(
             id: statement.uuid(1) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
             timestampMilliseconds: statement.int64(2),
             category: statement.string(3) ?? "",
@@ -18,15 +20,30 @@ extension EventStore {
             contextJSON: statement.bytes(7),
             flagsJSON: statement.bytes(8)
         )
+        let reference = UInt64(bitPattern: statement.int64(14))
+        if reference != 0 {
+            event.contextJSON = ContextMerge.merge(shared: try sharedContext(reference, database), own: event.contextJSON)
+        }
         let next = statement.int64(12)
         return StoredEvent(
             sequence: statement.int64(0),
             event: event,
             status: EventStoreSchema.status(statement.int64(9)),
             attempts: statement.int(10),
-            createdAt: date(statement.int64(11)),
-            nextAttemptAt: next > 0 ? date(next) : nil,
+            createdAt: Self.date(statement.int64(11)),
+            nextAttemptAt: next > 0 ? Self.date(next) : nil,
             lastError: statement.string(13)
         )
+    }
+
+    /// The JSON of the shared context `hash`, cached; an empty object when it is missing.
+    private func sharedContext(_ hash: UInt64, _ database: SQLiteDatabase) throws -> [UInt8] {
+        if let known = contextCache[hash] { return known }
+        let select = try database.cached(EventStoreSchema.readContext)
+        try select.bind(Int64(bitPattern: hash), at: 1)
+        let json = try select.step() ? select.bytes(0) : Array("{}".utf8)
+        select.reset()
+        contextCache[hash] = json
+        return json
     }
 }

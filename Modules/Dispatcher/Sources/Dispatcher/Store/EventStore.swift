@@ -53,6 +53,10 @@ final class EventStore: DeliveryQueue, @unchecked Sendable {
     /// Keys of ids inserted recently (two generations), to ignore duplicates without an index.
     var recentIDs = Set<UInt64>(minimumCapacity: EventStore.duplicateWindow)
     var olderIDs: Set<UInt64> = []
+    /// Hashes of the shared contexts known to be in `contexts` (committed).
+    var storedContexts: Set<UInt64> = []
+    /// Shared contexts read back, by hash: each is read from `contexts` once.
+    var contextCache: [UInt64: [UInt8]] = [:]
     /// The last reading of the events only in the journal (see ``query(_:)``).
     var journalRows: [StoredEvent]?
 

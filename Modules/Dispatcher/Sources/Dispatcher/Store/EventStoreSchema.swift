@@ -15,11 +15,13 @@ import Foundation
 /// - delivered events are copied, in the transaction that deletes them, into `delivered`, a
 ///   bounded history numbered by `dseq` (delivery order) and trimmed from its oldest end.
 ///
-/// Version 3 added the `held` status and counter and the `delivered` table; a version 2 file is
-/// upgraded in place when opened for writing.
+/// Version 3 added the `held` status and counter and the `delivered` table. Version 4 keeps shared
+/// contexts once, in `contexts` keyed by a content hash: an event's `context` column holds its
+/// own context and `context_ref` the hash of the shared one it is merged over (0: none, as in
+/// every row written before version 4). Older files are upgraded in place when opened for writing.
 enum EventStoreSchema {
     /// The schema version kept in `PRAGMA user_version`.
-    static let version: Int64 = 3
+    static let version: Int64 = 4
 
     /// Status values as stored.
     static let pending: Int64 = 0
@@ -65,7 +67,8 @@ enum EventStoreSchema {
             created_at INTEGER NOT NULL,
             next_attempt_at INTEGER NOT NULL DEFAULT 0,
             last_error TEXT,
-            size INTEGER NOT NULL
+            size INTEGER NOT NULL,
+            context_ref INTEGER NOT NULL DEFAULT 0
         );
         DROP INDEX IF EXISTS events_status;
         CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -88,29 +91,42 @@ enum EventStoreSchema {
             flags BLOB NOT NULL,
             attempts INTEGER NOT NULL,
             created_at INTEGER NOT NULL,
-            delivered_at INTEGER NOT NULL
+            delivered_at INTEGER NOT NULL,
+            context_ref INTEGER NOT NULL DEFAULT 0
         );
-        PRAGMA user_version = 3;
+        CREATE TABLE IF NOT EXISTS contexts (hash INTEGER PRIMARY KEY, json BLOB NOT NULL);
         """
 
     /// Whether `counters` has the `held` column (missing in a version 2 file).
     static let hasHeldCounter = "SELECT count(*) FROM pragma_table_info('counters') WHERE name = 'held'"
     static let addHeldCounter = "ALTER TABLE counters ADD COLUMN held INTEGER NOT NULL DEFAULT 0"
+    /// Whether a table has the `context_ref` column (missing before version 4).
+    static func hasContextReference(_ table: String) -> String {
+        "SELECT count(*) FROM pragma_table_info('\(table)') WHERE name = 'context_ref'"
+    }
+    /// Adds the `context_ref` column to a table of a file older than version 4.
+    static func addContextReference(_ table: String) -> String {
+        "ALTER TABLE \(table) ADD COLUMN context_ref INTEGER NOT NULL DEFAULT 0"
+    }
+    /// Marks the file as of this version (last step of creating or upgrading it).
+    static let setVersion = "PRAGMA user_version = \(version)"
+    static let insertContext = "INSERT OR IGNORE INTO contexts (hash, json) VALUES (?, ?)"
+    static let readContext = "SELECT json FROM contexts WHERE hash = ?"
 
     static let columns = """
         seq, id, ts, category, name, action, user_data, context, flags, status, attempts, created_at, \
-        next_attempt_at, last_error
+        next_attempt_at, last_error, context_ref
         """
 
     /// The `delivered` table's rows, in the shape of ``columns`` (status ``delivered``).
     static let deliveredColumns = """
         seq, id, ts, category, name, action, user_data, context, flags, 4 AS status, attempts, created_at, \
-        0 AS next_attempt_at, NULL AS last_error
+        0 AS next_attempt_at, NULL AS last_error, context_ref
         """
 
     static let insert = """
-        INSERT OR IGNORE INTO events (id, ts, category, name, action, user_data, context, flags, created_at, size, status)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT OR IGNORE INTO events (id, ts, category, name, action, user_data, context, flags, created_at, size, status, context_ref)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     static let readCounters = "SELECT pending, in_flight, rejected, bytes, evicted, held FROM counters WHERE id = 1"
@@ -133,21 +149,21 @@ enum EventStoreSchema {
     static let acknowledge = "DELETE FROM events WHERE seq = ? AND status = 1"
     /// Copies one in-flight row into the history; `attempts` counts the delivery that succeeded.
     static let copyDelivered = """
-        INSERT INTO delivered (seq, id, ts, category, name, action, user_data, context, flags, attempts, created_at, delivered_at)
-        SELECT seq, id, ts, category, name, action, user_data, context, flags, attempts + 1, created_at, ?
+        INSERT INTO delivered (seq, id, ts, category, name, action, user_data, context, flags, attempts, created_at, delivered_at, context_ref)
+        SELECT seq, id, ts, category, name, action, user_data, context, flags, attempts + 1, created_at, ?, context_ref
         FROM events WHERE seq = ? AND status = 1
         """
     /// Copies the in-flight rows of a `seq` range into the history, in `seq` order.
     static let copyDeliveredRange = """
-        INSERT INTO delivered (seq, id, ts, category, name, action, user_data, context, flags, attempts, created_at, delivered_at)
-        SELECT seq, id, ts, category, name, action, user_data, context, flags, attempts + 1, created_at, ?
+        INSERT INTO delivered (seq, id, ts, category, name, action, user_data, context, flags, attempts, created_at, delivered_at, context_ref)
+        SELECT seq, id, ts, category, name, action, user_data, context, flags, attempts + 1, created_at, ?, context_ref
         FROM events WHERE seq BETWEEN ? AND ? AND status = 1 ORDER BY seq
         """
     static let acknowledgeRange = "DELETE FROM events WHERE seq BETWEEN ? AND ? AND status = 1 RETURNING size"
     /// Copies rows chosen by id (an `IN (…)` list appended) into the history.
     static let copyDeliveredByID = """
-        INSERT INTO delivered (seq, id, ts, category, name, action, user_data, context, flags, attempts, created_at, delivered_at)
-        SELECT seq, id, ts, category, name, action, user_data, context, flags, attempts + 1, created_at, ?
+        INSERT INTO delivered (seq, id, ts, category, name, action, user_data, context, flags, attempts, created_at, delivered_at, context_ref)
+        SELECT seq, id, ts, category, name, action, user_data, context, flags, attempts + 1, created_at, ?, context_ref
         FROM events WHERE id IN
         """
     /// Deletes the history's oldest rows, up to and including a `dseq`.

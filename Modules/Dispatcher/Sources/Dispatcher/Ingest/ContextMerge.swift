@@ -1,0 +1,119 @@
+import Foundation
+
+/// Merges two JSON objects as ``Tracking/SharedContext/merge(_:_:)`` merges their values,
+/// without decoding them: a member of `own` replaces the one of `shared` with the same key,
+/// except when both are objects, whose members are merged the same way one level deep.
+///
+/// Both inputs are compact JSON objects as the core's writer produces them (keys escaped the
+/// same way, so equal keys have equal bytes); whitespace is tolerated. Anything that does not
+/// parse as an object is treated as empty.
+enum ContextMerge {
+    /// `shared` with `own` on top.
+    static func merge(shared: [UInt8], own: [UInt8]) -> [UInt8] {
+        shared.withUnsafeBufferPointer { base in
+            own.withUnsafeBufferPointer { top in merge(base, top, deep: true) ?? (top.count > 2 ? own : shared) }
+        }
+    }
+
+    /// The merged object, or `nil` when either side is empty or not an object.
+    private static func merge(_ base: UnsafeBufferPointer<UInt8>, _ top: UnsafeBufferPointer<UInt8>, deep: Bool) -> [UInt8]? {
+        guard let baseMembers = members(base), let topMembers = members(top) else { return nil }
+        if topMembers.isEmpty { return Array(base) }
+        if baseMembers.isEmpty { return Array(top) }
+        var output: [UInt8] = []
+        output.reserveCapacity(base.count + top.count)
+        output.append(UInt8(ascii: "{"))
+        var used = [Bool](repeating: false, count: topMembers.count)
+        func append(key: Range<Int>, in buffer: UnsafeBufferPointer<UInt8>) {
+            if output.count > 1 { output.append(UInt8(ascii: ",")) }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[key]))
+            output.append(UInt8(ascii: ":"))
+        }
+        for member in baseMembers {
+            let key = UnsafeBufferPointer(rebasing: base[member.key])
+            guard let index = topMembers.firstIndex(where: { UnsafeBufferPointer(rebasing: top[$0.key]).elementsEqual(key) }) else {
+                append(key: member.key, in: base)
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: base[member.value]))
+                continue
+            }
+            used[index] = true
+            let replacement = topMembers[index].value
+            append(key: member.key, in: base)
+            if deep, let nested = merge(UnsafeBufferPointer(rebasing: base[member.value]), UnsafeBufferPointer(rebasing: top[replacement]), deep: false),
+               base[member.value.lowerBound] == UInt8(ascii: "{"), top[replacement.lowerBound] == UInt8(ascii: "{") {
+                output.append(contentsOf: nested)
+            } else {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: top[replacement]))
+            }
+        }
+        for (index, member) in topMembers.enumerated() where !used[index] {
+            append(key: member.key, in: top)
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: top[member.value]))
+        }
+        output.append(UInt8(ascii: "}"))
+        return output
+    }
+
+    /// The byte ranges of an object's keys (quotes included) and values, or `nil` when `json` is
+    /// not an object.
+    static func members(_ json: UnsafeBufferPointer<UInt8>) -> [(key: Range<Int>, value: Range<Int>)]? {
+        var index = skipSpace(json, 0)
+        guard index < json.count, json[index] == UInt8(ascii: "{") else { return nil }
+        index = skipSpace(json, index + 1)
+        var result: [(key: Range<Int>, value: Range<Int>)] = []
+        if index < json.count, json[index] == UInt8(ascii: "}") { return result }
+        while index < json.count {
+            guard json[index] == UInt8(ascii: "\""), let keyEnd = skipValue(json, index) else { return nil }
+            let key = index..<keyEnd
+            index = skipSpace(json, keyEnd)
+            guard index < json.count, json[index] == UInt8(ascii: ":") else { return nil }
+            let valueStart = skipSpace(json, index + 1)
+            guard let valueEnd = skipValue(json, valueStart) else { return nil }
+            result.append((key, valueStart..<valueEnd))
+            index = skipSpace(json, valueEnd)
+            guard index < json.count else { return nil }
+            if json[index] == UInt8(ascii: "}") { return result }
+            guard json[index] == UInt8(ascii: ",") else { return nil }
+            index = skipSpace(json, index + 1)
+        }
+        return nil
+    }
+
+    private static func skipSpace(_ json: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
+        var index = start
+        while index < json.count, json[index] == 0x20 || json[index] == 0x0A || json[index] == 0x0D || json[index] == 0x09 { index += 1 }
+        return index
+    }
+
+    /// The end of the value starting at `start`, or `nil` when it is cut short.
+    private static func skipValue(_ json: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int? {
+        guard start < json.count else { return nil }
+        var index = start
+        var depth = 0
+        repeat {
+            guard index < json.count else { return nil }
+            switch json[index] {
+            case UInt8(ascii: "\""):
+                index += 1
+                while index < json.count, json[index] != UInt8(ascii: "\"") { index += json[index] == UInt8(ascii: "\\") ? 2 : 1 }
+                guard index < json.count else { return nil }
+                index += 1
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                index += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                guard depth > 0 else { return nil }
+                depth -= 1
+                index += 1
+            default:
+                if depth == 0 {
+                    // A scalar: up to the next delimiter.
+                    while index < json.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09].contains(json[index]) { index += 1 }
+                    return index
+                }
+                index += 1
+            }
+        } while depth > 0
+        return index
+    }
+}
