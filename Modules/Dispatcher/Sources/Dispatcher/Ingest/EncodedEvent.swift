@@ -64,8 +64,10 @@ package struct EncodedEvent: Sendable, Equatable {
         flagsJSON = Self.flagsJSON(flags)
     }
 
-    private static let emptyObject: [UInt8] = Array("{}".utf8)
-    private static let emptyArray: [UInt8] = Array("[]".utf8)
+    /// `{}`, shared.
+    static let emptyObject: [UInt8] = Array("{}".utf8)
+    /// `[]`, shared.
+    static let emptyArray: [UInt8] = Array("[]".utf8)
 
     /// The values as a JSON object, and whether anything was nested too deep and cut.
     private static func json(_ values: UserData) -> (bytes: [UInt8], truncated: Bool) {

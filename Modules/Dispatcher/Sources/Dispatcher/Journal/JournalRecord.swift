@@ -120,10 +120,12 @@ enum JournalRecord {
 
     /// The payload size of a valid record at `base` (length and checksum checked, nothing
     /// decoded), or `nil` at a zero, torn or damaged record.
-    private static func validPayload(at base: UnsafeRawPointer, available: Int, minimum: Int) -> Int? {
+    /// With `checked` unset, the checksum is not verified (records this process wrote and published).
+    private static func validPayload(at base: UnsafeRawPointer, available: Int, minimum: Int, checked: Bool = true) -> Int? {
         guard available >= frameHeader + minimum else { return nil }
         let payload = Int(UInt32(littleEndian: base.loadUnaligned(as: UInt32.self)))
         guard payload >= minimum, frameHeader + payload <= available else { return nil }
+        guard checked else { return payload }
         let stored = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
         guard stored == checksum(UnsafeRawBufferPointer(start: base + frameHeader, count: payload)) else { return nil }
         return payload
@@ -131,13 +133,14 @@ enum JournalRecord {
 
     /// Reads the record at `base`, with `available` bytes before the end of valid data, in a
     /// segment of `format` (1 or 2). A context record is added to `contexts`; an event refers to
-    /// one found there.
+    /// one found there. `checked` unset skips the checksum (records this process wrote).
     /// - Returns: the entry and the frame size, or `nil` at a zero, torn or damaged record (or an
     ///   event whose shared context is unknown).
-    static func read(at base: UnsafeRawPointer, available: Int, format: Int,
+    static func read(at base: UnsafeRawPointer, available: Int, format: Int, checked: Bool = true,
                      contexts: inout [UInt64: EncodedSharedContext]) -> (entry: Entry, frame: Int)? {
         let layout = format >= 2 ? Layout.current : Layout.legacy
-        guard let payload = validPayload(at: base, available: available, minimum: format >= 2 ? contextFixedPayload : layout.fixed) else {
+        let minimum = format >= 2 ? contextFixedPayload : layout.fixed
+        guard let payload = validPayload(at: base, available: available, minimum: minimum, checked: checked) else {
             return nil
         }
         let body = base + frameHeader
@@ -181,9 +184,9 @@ enum JournalRecord {
             category: String(decoding: take(lengths.0), as: UTF8.self),
             name: String(decoding: take(lengths.1), as: UTF8.self),
             action: String(decoding: take(lengths.2), as: UTF8.self),
-            userDataJSON: Array(take(lengths.3)),
-            contextJSON: Array(take(lengths.4)),
-            flagsJSON: Array(take(lengths.5))
+            userDataJSON: bytes(take(lengths.3)),
+            contextJSON: bytes(take(lengths.4)),
+            flagsJSON: bytes(take(lengths.5))
         )
         event.sharedContext = shared
         return (.event(event), frameSize(payload: payload))
@@ -193,19 +196,30 @@ enum JournalRecord {
     /// `maxRecords` events, context records collected into `contexts`, events before `emitFrom`
     /// (context records before a reader's position) left out.
     /// - Returns: the events, the offset after them, and whether reading stopped at a damaged record.
-    static func readEvents(in base: UnsafeRawPointer, from start: Int, to limit: Int, format: Int, maxRecords: Int,
+    static func readEvents(in base: UnsafeRawPointer, from start: Int, to limit: Int, format: Int, checked: Bool = true, maxRecords: Int,
                            emitFrom: Int = 0, contexts: inout [UInt64: EncodedSharedContext]) -> (events: [EncodedEvent], next: Int, damaged: Bool) {
         var events: [EncodedEvent] = []
         events.reserveCapacity(min(maxRecords, 1_024))
         var position = start
         while events.count < maxRecords, position < limit {
-            guard let (entry, frame) = read(at: base + position, available: limit - position, format: format, contexts: &contexts) else {
+            guard let (entry, frame) = read(at: base + position, available: limit - position, format: format, checked: checked,
+                                            contexts: &contexts) else {
                 return (events, position, true)
             }
             if case .event(let event) = entry, position >= emitFrom { events.append(event) }
             position += frame
         }
         return (events, position, false)
+    }
+
+    /// The bytes as an array; the common `{}` and `[]` share one constant each (no allocation).
+    @inline(__always)
+    private static func bytes(_ buffer: UnsafeRawBufferPointer) -> [UInt8] {
+        if buffer.count == 2 {
+            if buffer[0] == UInt8(ascii: "{"), buffer[1] == UInt8(ascii: "}") { return EncodedEvent.emptyObject }
+            if buffer[0] == UInt8(ascii: "["), buffer[1] == UInt8(ascii: "]") { return EncodedEvent.emptyArray }
+        }
+        return Array(buffer)
     }
 
     /// The end of the readable records from `start` on, collecting the context records.

@@ -46,6 +46,10 @@ final class JournalSegment: @unchecked Sendable {
     var end: Int
     /// Whether appends have moved on to a later segment.
     var sealed: Bool
+    /// Whether this process created the segment: its records were copied in by this process and
+    /// published under the journal's lock, so reading them needs no checksum. Records of a
+    /// segment left by an earlier run are checked.
+    let createdHere: Bool
     /// The offset below which the mapping's pages were handed back (see ``releasePages(below:)``);
     /// touched only by the consumer.
     private(set) var releasedBelow = 0
@@ -62,6 +66,7 @@ final class JournalSegment: @unchecked Sendable {
 
     private init(number: UInt64, path: String, capacity: Int, base: UnsafeMutableRawPointer, format: Int, end: Int, sealed: Bool) {
         self.number = number
+        createdHere = !sealed
         self.format = format
         self.path = path
         self.capacity = capacity
@@ -171,9 +176,14 @@ final class JournalSegment: @unchecked Sendable {
 
     /// Reads the records between `offset` and `limit`, at most `maxRecords`.
     /// - Returns: the events, the offset after them, and whether reading stopped at a damaged record.
+    /// The pages read are handed back afterwards (the records stay in the page cache until the
+    /// segment is discarded), so reading a backlog does not make it resident.
     func read(from offset: Int, to limit: Int, maxRecords: Int) -> (events: [EncodedEvent], next: Int, damaged: Bool) {
-        JournalRecord.readEvents(in: base, from: max(offset, Self.headerSize), to: limit, format: format,
-                                 maxRecords: maxRecords, contexts: &readContexts)
+        let start = max(offset, Self.headerSize)
+        let result = JournalRecord.readEvents(in: base, from: start, to: limit, format: format, checked: !createdHere,
+                                              maxRecords: maxRecords, contexts: &readContexts)
+        handBack(start..<result.next)
+        return result
     }
 
     /// Hands back to the kernel the mapping's whole pages below `offset` that were not handed back
@@ -184,13 +194,20 @@ final class JournalSegment: @unchecked Sendable {
     /// On a shared file mapping the bytes stay in the page cache (dirty pages are written back as
     /// usual): a later read faults them in again, so nothing is lost. A no-op off Linux.
     func releasePages(below offset: Int) {
-        let page = JournalSegment.pageSize
-        let limit = min(offset, capacity) / page * page
+        let limit = min(offset, capacity) / Self.pageSize * Self.pageSize
         guard limit > releasedBelow else { return }
-        #if os(Linux)
-        _ = madvise(base + releasedBelow, limit - releasedBelow, MADV_DONTNEED)
-        #endif
+        handBack(releasedBelow..<limit)
         releasedBelow = limit
+    }
+
+    /// Hands back the whole pages within `range` (page-aligned below, see ``releasePages(below:)``).
+    private func handBack(_ range: Range<Int>) {
+        let start = range.lowerBound / Self.pageSize * Self.pageSize
+        let end = min(range.upperBound, capacity) / Self.pageSize * Self.pageSize
+        guard end > start else { return }
+        #if os(Linux)
+        _ = madvise(base + start, end - start, MADV_DONTNEED)
+        #endif
     }
 
     /// The system's memory page size.

@@ -65,6 +65,19 @@ final class SQLiteStatement {
         try check(result)
     }
 
+    /// Binds UTF-8 text without copying it: the bytes must stay valid and unchanged until the
+    /// statement has been stepped for this binding.
+    func bindBorrowed(text: UnsafeBufferPointer<UInt8>, at index: Int32) throws(SQLiteError) {
+        let pointer = UnsafeRawPointer(text.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
+        try check(sqlite3_bind_text(handle, index, pointer, Int32(text.count), nil))
+    }
+
+    /// Binds a blob without copying it: the bytes must stay valid and unchanged until the
+    /// statement has been stepped for this binding.
+    func bindBorrowed(bytes: UnsafeRawBufferPointer, at index: Int32) throws(SQLiteError) {
+        try check(sqlite3_bind_blob(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), nil))
+    }
+
     /// Binds a UUID as its 16 raw bytes.
     func bind(_ value: UUID, at index: Int32) throws(SQLiteError) {
         var uuid = value.uuid
