@@ -200,6 +200,7 @@ final class IngestWriter: @unchecked Sendable {
             if condition.withLock({ crashed }) { break }
             journal.prepareNextSegment()
             journal.releaseWrittenPages()
+            journal.populateAhead()
             switch persistNextBatch() {
             case .persisted:
                 retryDelay = configuration.retryInterval

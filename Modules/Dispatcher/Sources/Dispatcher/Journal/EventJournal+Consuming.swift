@@ -115,6 +115,15 @@ extension EventJournal {
         for (segment, end) in written { segment.releasePages(below: end) }
     }
 
+    /// Keeps the active segment's pages resident and writable a runway ahead of its end (see
+    /// ``JournalSegment/populateAhead(of:)``). Called by the consumer after each group.
+    func populateAhead() {
+        let active: (segment: JournalSegment, end: Int)? = condition.withLock {
+            segments.last.flatMap { $0.sealed ? nil : ($0, $0.end) }
+        }
+        if let (segment, end) = active { segment.populateAhead(of: end) }
+    }
+
     /// Creates the next segment ahead of time when the active one is more than half full, so
     /// that an append rarely pays for creating a file. Called by the consumer.
     func prepareNextSegment() {

@@ -12,6 +12,11 @@ import Darwin
 /// what is copied into the mapping belongs to the kernel's page cache at once and survives the
 /// death of the process.
 ///
+/// Resident memory: only a ``runway`` of pages ahead of the end of records is made resident and
+/// writable (by the consumer, see ``populateAhead(of:)``), and pages of written and read records
+/// are handed back (``releasePages(below:)``), so a segment costs about a runway of memory
+/// however far the sender is ahead of the writer.
+///
 /// Header (16 bytes): the magic and the segment number, little-endian. The magic names the
 /// record format (see ``JournalRecord``): `TRKJRNL2` for the segments written now, `TRKJRNL1`
 /// for those an earlier version left, which are still read.
@@ -53,6 +58,12 @@ final class JournalSegment: @unchecked Sendable {
     /// The offset below which the mapping's pages were handed back (see ``releasePages(below:)``);
     /// touched only by the consumer.
     private(set) var releasedBelow = 0
+    /// The offset below which pages were made resident and writable ahead of the sender
+    /// (touched only by the thread creating the segment, then by the consumer).
+    private(set) var populatedBelow = 0
+    /// How many bytes ahead of the end of records are kept resident and writable, so that the
+    /// sender rarely takes a page fault.
+    static let runway = 2 << 20
 
     static func fileName(_ number: UInt64) -> String {
         let digits = String(number)
@@ -86,12 +97,13 @@ final class JournalSegment: @unchecked Sendable {
         _ = fchmod(descriptor, FileProtection.fileMode)
         do {
             try allocate(descriptor, capacity: capacity, path: path)
-            let base = try map(descriptor, capacity: capacity, path: path)
-            dirtyPages(base, capacity: capacity)
+            let base = try map(descriptor, capacity: capacity, path: path, populate: false)
+            let segment = JournalSegment(number: number, path: path, capacity: capacity, base: base, format: 2, end: headerSize, sealed: false)
+            segment.populateAhead(of: 0)
             base.storeBytes(of: magic.littleEndian, as: UInt64.self)
             base.storeBytes(of: number.littleEndian, toByteOffset: 8, as: UInt64.self)
             FileProtection.protect(path)
-            return JournalSegment(number: number, path: path, capacity: capacity, base: base, format: 2, end: headerSize, sealed: false)
+            return segment
         } catch {
             unlink(path)
             throw error
@@ -110,7 +122,7 @@ final class JournalSegment: @unchecked Sendable {
         guard fstat(descriptor, &info) == 0 else { throw .io(path: path, operation: "stat", errno: errno) }
         let size = Int(info.st_size)
         guard size >= headerSize + 8 else { return nil }
-        let base = try map(descriptor, capacity: size, path: path)
+        let base = try map(descriptor, capacity: size, path: path, populate: true)
         guard let format = format(magic: UInt64(littleEndian: base.loadUnaligned(as: UInt64.self))),
               UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) == number else {
             munmap(base, size)
@@ -151,10 +163,10 @@ final class JournalSegment: @unchecked Sendable {
         #endif
     }
 
-    private static func map(_ descriptor: Int32, capacity: Int, path: String) throws(JournalError) -> UnsafeMutableRawPointer {
+    /// Maps a segment file, its (already cached) pages faulted in now when `populate` is set (Linux).
+    private static func map(_ descriptor: Int32, capacity: Int, path: String, populate: Bool) throws(JournalError) -> UnsafeMutableRawPointer {
         #if os(Linux)
-        // Fault the (already cached) pages in now, on the thread preparing the segment.
-        let flags = MAP_SHARED | MAP_POPULATE
+        let flags = populate ? MAP_SHARED | MAP_POPULATE : MAP_SHARED
         #else
         let flags = MAP_SHARED
         #endif
@@ -163,16 +175,35 @@ final class JournalSegment: @unchecked Sendable {
         return address
     }
 
-    /// Dirties every page of a NEW, all-zero segment on the thread preparing it: the first store
-    /// into a clean shared page costs a write-protection fault, which the sender should not pay.
-    /// Never called on a segment that holds records.
-    private static func dirtyPages(_ base: UnsafeMutableRawPointer, capacity: Int) {
+    /// Makes the pages from `end` up to ``runway`` bytes ahead resident and writable, on the
+    /// thread preparing the segment or the consumer: the first store into a clean shared page
+    /// costs a fault, which the sender should not pay. Safe while the sender writes: the pages'
+    /// bytes are not touched (`MADV_POPULATE_WRITE`, Linux 5.14+). Where that is not available,
+    /// the first call, on a NEW all-zero segment not yet visible to senders, dirties every page
+    /// instead, and later calls do nothing.
+    func populateAhead(of end: Int) {
+        let limit = min(capacity, (end + Self.runway + Self.pageSize - 1) / Self.pageSize * Self.pageSize)
+        guard limit > populatedBelow else { return }
+        let start = max(populatedBelow, end / Self.pageSize * Self.pageSize)
+        #if os(Linux)
+        if madvise(base + start, limit - start, Self.populateWrite) == 0 {
+            populatedBelow = limit
+            return
+        }
+        #endif
+        guard populatedBelow == 0, end == 0 else { return }
         var offset = 0
         while offset < capacity {
             base.storeBytes(of: 0, toByteOffset: offset, as: UInt8.self)
-            offset += pageSize
+            offset += Self.pageSize
         }
+        populatedBelow = capacity
     }
+
+    #if os(Linux)
+    /// `MADV_POPULATE_WRITE`, which Glibc's module map does not export.
+    private static let populateWrite: Int32 = 23
+    #endif
 
     /// Reads the records between `offset` and `limit`, at most `maxRecords`.
     /// - Returns: the events, the offset after them, and whether reading stopped at a damaged record.
