@@ -272,5 +272,22 @@ import Tracking
         // The records are still there, read back through the page cache.
         #expect(journal.read(from: .start, maxRecords: 10_000).events.count == 3_000)
     }
+
+    @Test func onlyARunwayAheadOfTheEndIsResident() throws {
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
+        defer { folder.remove() }
+        let directory = folder.file("journal").path
+        let journal = try EventJournal(directory: directory, configuration: JournalConfiguration(segmentBytes: 16 << 20, maxSegments: 4))
+        defer { journal.close() }
+        let runway = JournalSegment.runway / 1_024
+        var end = try journal.append(EncodedEvent(Self.event(0)))
+        let file = JournalSegment.fileName(end.segment)
+        #expect(try Self.residentKilobytes(of: file, in: folder) <= runway + 64) // not the whole 16 MiB (64 KiB: fault-around)
+        while end.offset < 3 * JournalSegment.runway { end = try journal.append(EncodedEvent(Self.event(end.offset))) }
+        journal.populateAhead()
+        journal.releaseWrittenPages()
+        let resident = try Self.residentKilobytes(of: file, in: folder)
+        #expect(resident >= runway - 8 && resident <= runway + 64, "resident \(resident) KiB at offset \(end.offset)")
+    }
     #endif
 }
