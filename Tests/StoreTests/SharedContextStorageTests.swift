@@ -70,8 +70,9 @@ import Tracking
                 var contexts: [UInt64: EncodedSharedContext] = [:]
                 var offset = JournalSegment.headerSize
                 var found = 0
+                let framing = JournalRecord.Framing(format: 2, number: JournalSegment.number(fromFileName: name) ?? 0)
                 while let (entry, frame) = JournalRecord.read(at: bytes.baseAddress! + offset, available: bytes.count - offset,
-                                                              format: 2, contexts: &contexts) {
+                                                              framing: framing, contexts: &contexts) {
                     if case .context = entry { found += 1 }
                     offset += frame
                 }

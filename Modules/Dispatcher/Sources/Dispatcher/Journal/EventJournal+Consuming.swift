@@ -88,7 +88,8 @@ extension EventJournal {
         }
     }
 
-    /// Deletes the segments entirely before `position` (their events are safely in the store).
+    /// Deletes the segments entirely before `position` (their events are safely in the store);
+    /// up to ``maxFreeFiles`` of their files wait to be reused for the next segments instead.
     /// When `position` is at the end of the last segment and `includingLast` is set, that one goes too.
     func discard(before position: JournalPosition, includingLast: Bool = false) {
         let removed: [JournalSegment] = condition.withLock {
@@ -103,7 +104,26 @@ extension EventJournal {
             }
             return removed
         }
-        for segment in removed { segment.remove() }
+        for segment in removed { recycleOrRemove(segment) }
+    }
+
+    /// Keeps a consumed full-size segment file for reuse while fewer than ``maxFreeFiles`` wait,
+    /// otherwise deletes it.
+    private func recycleOrRemove(_ segment: JournalSegment) {
+        let wanted = condition.withLock {
+            !isClosed && segment.format >= 2 && segment.capacity == configuration.segmentBytes && freeFiles.count < Self.maxFreeFiles
+        }
+        let free = directory + "/" + JournalSegment.freeName(segment.number)
+        guard wanted, segment.retire(to: free) else {
+            segment.remove()
+            return
+        }
+        let kept = condition.withLock {
+            guard !isClosed else { return false }
+            freeFiles.append(free)
+            return true
+        }
+        if !kept { unlink(free) }
     }
 
     /// Hands back the pages of records already written, in every segment (see
@@ -136,11 +156,17 @@ extension EventJournal {
             return nextNumber
         }
         guard let number else { return }
+        let free = condition.withLock { freeFiles.popLast() }
         var failure: JournalError?
-        let segment: JournalSegment?
-        do { segment = try JournalSegment.create(directory: directory, number: number, capacity: configuration.segmentBytes) } catch {
-            segment = nil
-            failure = error
+        var segment: JournalSegment?
+        if let free {
+            segment = try? JournalSegment.reuse(free, directory: directory, number: number, capacity: configuration.segmentBytes)
+            if segment == nil { unlink(free) }
+        }
+        if segment == nil {
+            do { segment = try JournalSegment.create(directory: directory, number: number, capacity: configuration.segmentBytes) } catch {
+                failure = error
+            }
         }
         let unused: JournalSegment? = condition.withLock {
             preparing = nil
@@ -163,16 +189,21 @@ extension EventJournal {
         for segment in current { segment.sync() }
     }
 
-    /// Closes the journal: appends fail with ``JournalError/closed`` and the unused spare
-    /// segment is deleted. Segment files with events stay for the next run.
+    /// Closes the journal: appends fail with ``JournalError/closed``, and the unused spare
+    /// segment and the files waiting for reuse are deleted. Segment files with events stay for
+    /// the next run.
     func close() {
-        let unused: JournalSegment? = condition.withLock {
+        let (unused, free): (JournalSegment?, [String]) = condition.withLock {
             isClosed = true
             condition.broadcast()
-            defer { spare = nil }
-            return spare
+            defer {
+                spare = nil
+                freeFiles = []
+            }
+            return (spare, freeFiles)
         }
         unused?.remove()
+        for path in free { unlink(path) }
     }
 
     /// Every event readable in the segments of `directory`, in order: what a restart recovers.

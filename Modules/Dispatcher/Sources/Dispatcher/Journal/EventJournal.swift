@@ -53,6 +53,11 @@ final class EventJournal: @unchecked Sendable {
     var lastCreationError: JournalError?
     /// After a failed ahead-of-time creation: no new one before this moment.
     var preparePausedUntil: Date?
+    /// Consumed segment files waiting to be reused (see ``JournalSegment/reuse(_:directory:number:capacity:)``),
+    /// at most ``maxFreeFiles``; beyond the byte budget, as they hold no records.
+    var freeFiles: [String] = []
+    /// How many consumed segment files wait for reuse at most.
+    static let maxFreeFiles = 2
 
     /// The folder holding the segment files.
     let directory: String
@@ -96,6 +101,10 @@ final class EventJournal: @unchecked Sendable {
         var found: [JournalSegment] = []
         var highest = minimumSegment
         for name in names.sorted() {
+            if name.hasSuffix(JournalSegment.freeSuffix) {
+                unlink(directory + "/" + name)
+                continue
+            }
             guard let number = JournalSegment.number(fromFileName: name) else { continue }
             highest = max(highest, number)
             if let segment = try JournalSegment.openLeftover(directory: directory, name: name) {

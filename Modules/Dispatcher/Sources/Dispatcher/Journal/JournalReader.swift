@@ -44,7 +44,8 @@ enum JournalReader {
               UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) == number else { return [] }
         // From the start: the shared contexts the events after `offset` refer to come before them.
         var contexts: [UInt64: EncodedSharedContext] = [:]
-        return JournalRecord.readEvents(in: base, from: JournalSegment.headerSize, to: size, format: format, maxRecords: .max,
+        return JournalRecord.readEvents(in: base, from: JournalSegment.headerSize, to: size,
+                                        framing: JournalRecord.Framing(format: format, number: number), maxRecords: .max,
                                         emitFrom: offset, contexts: &contexts).events.map(\.withMergedContext)
     }
 }

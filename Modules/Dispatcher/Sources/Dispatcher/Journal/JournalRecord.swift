@@ -14,6 +14,9 @@ import Foundation
 /// Little-endian. The length is written last, so a record torn by process death has either a
 /// zero length (never started) or a checksum that does not match; reading stops there. A shared
 /// context is written once per segment, before the first event that refers to it.
+///
+/// Format 2 checksums are seeded with the segment number, so the records a recycled segment file
+/// held in its earlier life never pass for records of its new one.
 enum JournalRecord {
     /// Frame header bytes (length + checksum).
     static let frameHeader = 8
@@ -31,6 +34,23 @@ enum JournalRecord {
         static let legacy = Layout(kind: nil, id: 0, timestamp: 16, contextHash: nil, lengths: 24)
         /// Format 2, the one written.
         static let current = Layout(kind: 0, id: 4, timestamp: 20, contextHash: 28, lengths: 36)
+    }
+
+    /// How the records of one segment are framed: its format, the checksum seed, and whether
+    /// checksums are verified.
+    struct Framing {
+        /// 2 for the segments written now, 1 for those of earlier versions.
+        let format: Int
+        /// The checksum seed: the segment number in format 2, 0 in format 1.
+        let salt: UInt64
+        /// Whether checksums are verified (unset for records this process wrote and published).
+        let checked: Bool
+
+        init(format: Int, number: UInt64, checked: Bool = true) {
+            self.format = format
+            salt = format >= 2 ? number : 0
+            self.checked = checked
+        }
     }
 
     /// What a record holds.
@@ -60,7 +80,7 @@ enum JournalRecord {
     ///
     /// Straight-line code with no capturing closures: this runs on the sender's thread, and a
     /// closure capturing mutable locals costs a dynamic exclusivity check per call.
-    static func write(_ event: EncodedEvent, payload: Int, to base: UnsafeMutableRawPointer) {
+    static func write(_ event: EncodedEvent, payload: Int, to base: UnsafeMutableRawPointer, salt: UInt64) {
         let layout = Layout.current
         let body = base + frameHeader
         body.storeBytes(of: eventKind.littleEndian, as: UInt32.self)
@@ -78,23 +98,23 @@ enum JournalRecord {
         cursor = copy(bytes: event.userDataJSON, into: cursor, length: lengths + 12)
         cursor = copy(bytes: event.contextJSON, into: cursor, length: lengths + 16)
         _ = copy(bytes: event.flagsJSON, into: cursor, length: lengths + 20)
-        seal(base, payload: payload)
+        seal(base, payload: payload, salt: salt)
     }
 
     /// Writes the record of a shared context (whose payload is `payload` bytes) at `base`.
-    static func write(_ context: EncodedSharedContext, payload: Int, to base: UnsafeMutableRawPointer) {
+    static func write(_ context: EncodedSharedContext, payload: Int, to base: UnsafeMutableRawPointer, salt: UInt64) {
         let body = base + frameHeader
         body.storeBytes(of: contextKind.littleEndian, as: UInt32.self)
         body.storeBytes(of: context.hash.littleEndian, toByteOffset: 4, as: UInt64.self)
         context.json.withUnsafeBytes { json in
             if let start = json.baseAddress, json.count > 0 { (body + contextFixedPayload).copyMemory(from: start, byteCount: json.count) }
         }
-        seal(base, payload: payload)
+        seal(base, payload: payload, salt: salt)
     }
 
     /// Writes the checksum, then the length: the record exists once the length is there.
-    private static func seal(_ base: UnsafeMutableRawPointer, payload: Int) {
-        let checksum = Self.checksum(UnsafeRawBufferPointer(start: base + frameHeader, count: payload))
+    private static func seal(_ base: UnsafeMutableRawPointer, payload: Int, salt: UInt64) {
+        let checksum = Self.checksum(UnsafeRawBufferPointer(start: base + frameHeader, count: payload), salt: salt)
         base.storeBytes(of: checksum.littleEndian, toByteOffset: 4, as: UInt32.self)
         base.storeBytes(of: UInt32(payload).littleEndian, as: UInt32.self)
     }
@@ -121,26 +141,26 @@ enum JournalRecord {
     /// The payload size of a valid record at `base` (length and checksum checked, nothing
     /// decoded), or `nil` at a zero, torn or damaged record.
     /// With `checked` unset, the checksum is not verified (records this process wrote and published).
-    private static func validPayload(at base: UnsafeRawPointer, available: Int, minimum: Int, checked: Bool = true) -> Int? {
+    private static func validPayload(at base: UnsafeRawPointer, available: Int, minimum: Int, framing: Framing) -> Int? {
         guard available >= frameHeader + minimum else { return nil }
         let payload = Int(UInt32(littleEndian: base.loadUnaligned(as: UInt32.self)))
         guard payload >= minimum, frameHeader + payload <= available else { return nil }
-        guard checked else { return payload }
+        guard framing.checked else { return payload }
         let stored = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
-        guard stored == checksum(UnsafeRawBufferPointer(start: base + frameHeader, count: payload)) else { return nil }
+        guard stored == checksum(UnsafeRawBufferPointer(start: base + frameHeader, count: payload), salt: framing.salt) else { return nil }
         return payload
     }
 
     /// Reads the record at `base`, with `available` bytes before the end of valid data, in a
-    /// segment of `format` (1 or 2). A context record is added to `contexts`; an event refers to
-    /// one found there. `checked` unset skips the checksum (records this process wrote).
+    /// segment framed as `framing`. A context record is added to `contexts`; an event refers to
+    /// one found there.
     /// - Returns: the entry and the frame size, or `nil` at a zero, torn or damaged record (or an
     ///   event whose shared context is unknown).
-    static func read(at base: UnsafeRawPointer, available: Int, format: Int, checked: Bool = true,
+    static func read(at base: UnsafeRawPointer, available: Int, framing: Framing,
                      contexts: inout [UInt64: EncodedSharedContext]) -> (entry: Entry, frame: Int)? {
-        let layout = format >= 2 ? Layout.current : Layout.legacy
-        let minimum = format >= 2 ? contextFixedPayload : layout.fixed
-        guard let payload = validPayload(at: base, available: available, minimum: minimum, checked: checked) else {
+        let layout = framing.format >= 2 ? Layout.current : Layout.legacy
+        let minimum = framing.format >= 2 ? contextFixedPayload : layout.fixed
+        guard let payload = validPayload(at: base, available: available, minimum: minimum, framing: framing) else {
             return nil
         }
         let body = base + frameHeader
@@ -192,18 +212,17 @@ enum JournalRecord {
         return (.event(event), frameSize(payload: payload))
     }
 
-    /// Reads the records between `start` and `limit` of a mapped segment of `format`: at most
+    /// Reads the records between `start` and `limit` of a mapped segment framed as `framing`: at most
     /// `maxRecords` events, context records collected into `contexts`, events before `emitFrom`
     /// (context records before a reader's position) left out.
     /// - Returns: the events, the offset after them, and whether reading stopped at a damaged record.
-    static func readEvents(in base: UnsafeRawPointer, from start: Int, to limit: Int, format: Int, checked: Bool = true, maxRecords: Int,
+    static func readEvents(in base: UnsafeRawPointer, from start: Int, to limit: Int, framing: Framing, maxRecords: Int,
                            emitFrom: Int = 0, contexts: inout [UInt64: EncodedSharedContext]) -> (events: [EncodedEvent], next: Int, damaged: Bool) {
         var events: [EncodedEvent] = []
         events.reserveCapacity(min(maxRecords, 1_024))
         var position = start
         while events.count < maxRecords, position < limit {
-            guard let (entry, frame) = read(at: base + position, available: limit - position, format: format, checked: checked,
-                                            contexts: &contexts) else {
+            guard let (entry, frame) = read(at: base + position, available: limit - position, framing: framing, contexts: &contexts) else {
                 return (events, position, true)
             }
             if case .event(let event) = entry, position >= emitFrom { events.append(event) }
@@ -223,29 +242,30 @@ enum JournalRecord {
     }
 
     /// The end of the readable records from `start` on, collecting the context records.
-    static func scanEnd(in base: UnsafeRawPointer, from start: Int, to limit: Int, format: Int,
+    static func scanEnd(in base: UnsafeRawPointer, from start: Int, to limit: Int, framing: Framing,
                         contexts: inout [UInt64: EncodedSharedContext]) -> Int {
         var offset = start
-        let minimum = format >= 2 ? contextFixedPayload : Layout.legacy.fixed
-        while let payload = validPayload(at: base + offset, available: limit - offset, minimum: minimum) {
-            if format >= 2, UInt32(littleEndian: (base + offset + frameHeader).loadUnaligned(as: UInt32.self)) == contextKind {
-                guard read(at: base + offset, available: limit - offset, format: format, contexts: &contexts) != nil else { break }
+        let minimum = framing.format >= 2 ? contextFixedPayload : Layout.legacy.fixed
+        while let payload = validPayload(at: base + offset, available: limit - offset, minimum: minimum, framing: framing) {
+            if framing.format >= 2, UInt32(littleEndian: (base + offset + frameHeader).loadUnaligned(as: UInt32.self)) == contextKind {
+                guard read(at: base + offset, available: limit - offset, framing: framing, contexts: &contexts) != nil else { break }
             }
             offset += frameSize(payload: payload)
         }
         return offset
     }
 
-    /// A fast 32-bit checksum over 8-byte words (multiply–xorshift), seeded with the length.
-    static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
-        UInt32(truncatingIfNeeded: hash64(bytes))
+    /// A fast 32-bit checksum over 8-byte words (multiply–xorshift), seeded with the length and `salt`.
+    static func checksum(_ bytes: UnsafeRawBufferPointer, salt: UInt64 = 0) -> UInt32 {
+        UInt32(truncatingIfNeeded: hash64(bytes, seed: salt))
     }
 
-    /// A fast 64-bit hash over 8-byte words (multiply–xorshift), seeded with the length; never 0.
-    static func hash64(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    /// A fast 64-bit hash over 8-byte words (multiply–xorshift), seeded with the length and
+    /// `seed`; never 0.
+    static func hash64(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
         guard let base = bytes.baseAddress else { return 0x5EED }
         let count = bytes.count
-        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(count)
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(count) ^ (seed &* 0xD6E8_FEB8_6659_FD93)
         var offset = 0
         while offset + 8 <= count {
             hash = (hash ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD

@@ -55,6 +55,8 @@ final class JournalSegment: @unchecked Sendable {
     /// published under the journal's lock, so reading them needs no checksum. Records of a
     /// segment left by an earlier run are checked.
     let createdHere: Bool
+    /// How this segment's records are framed.
+    var framing: JournalRecord.Framing { JournalRecord.Framing(format: format, number: number, checked: !createdHere) }
     /// The offset below which the mapping's pages were handed back (see ``releasePages(below:)``);
     /// touched only by the consumer.
     private(set) var releasedBelow = 0
@@ -110,6 +112,39 @@ final class JournalSegment: @unchecked Sendable {
         }
     }
 
+    /// The name a consumed segment file waits under until it is reused: never read as a segment,
+    /// and deleted when a journal opens.
+    static func freeName(_ number: UInt64) -> String { fileName(number) + freeSuffix }
+    /// The suffix of ``freeName(_:)``.
+    static let freeSuffix = ".free"
+
+    /// Makes a consumed segment file, waiting at `freePath`, segment `number`: its blocks are
+    /// allocated and its pages likely cached, so this costs far less than creating a file. The new
+    /// header is written before the file takes its segment name (a crash in between leaves only a
+    /// free file), and the records of its earlier life fail the checksum seeded with the new number.
+    /// - Throws: when the file is not `capacity` bytes or the name is taken (the free file stays).
+    static func reuse(_ freePath: String, directory: String, number: UInt64, capacity: Int) throws(JournalError) -> JournalSegment {
+        let path = directory + "/" + fileName(number)
+        let descriptor = open(freePath, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .io(path: freePath, operation: "open", errno: errno) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, Int(info.st_size) == capacity else { throw .io(path: freePath, operation: "reuse", errno: EINVAL) }
+        let base = try map(descriptor, capacity: capacity, path: freePath, populate: false)
+        let segment = JournalSegment(number: number, path: path, capacity: capacity, base: base, format: 2, end: headerSize, sealed: false)
+        segment.populateAhead(of: 0)
+        base.storeBytes(of: magic.littleEndian, as: UInt64.self)
+        base.storeBytes(of: number.littleEndian, toByteOffset: 8, as: UInt64.self)
+        // `link` never replaces a file that appeared under the name meanwhile.
+        guard link(freePath, path) == 0 else { throw .io(path: path, operation: "link", errno: errno) }
+        unlink(freePath)
+        return segment
+    }
+
+    /// Moves the file to `freePath` for reuse (see ``reuse(_:directory:number:capacity:)``).
+    /// - Returns: whether it moved.
+    func retire(to freePath: String) -> Bool { rename(path, freePath) == 0 }
+
     /// Opens a segment left by an earlier run, sealed, with its end at the first zero, torn or
     /// damaged record. Returns `nil` when the file is not a segment (wrong size or magic).
     static func openLeftover(directory: String, name: String) throws(JournalError) -> JournalSegment? {
@@ -129,7 +164,7 @@ final class JournalSegment: @unchecked Sendable {
             return nil
         }
         let segment = JournalSegment(number: number, path: path, capacity: size, base: base, format: format, end: size, sealed: true)
-        segment.end = JournalRecord.scanEnd(in: base, from: headerSize, to: size, format: format, contexts: &segment.readContexts)
+        segment.end = JournalRecord.scanEnd(in: base, from: headerSize, to: size, framing: segment.framing, contexts: &segment.readContexts)
         return segment
     }
 
@@ -211,7 +246,7 @@ final class JournalSegment: @unchecked Sendable {
     /// segment is discarded), so reading a backlog does not make it resident.
     func read(from offset: Int, to limit: Int, maxRecords: Int) -> (events: [EncodedEvent], next: Int, damaged: Bool) {
         let start = max(offset, Self.headerSize)
-        let result = JournalRecord.readEvents(in: base, from: start, to: limit, format: format, checked: !createdHere,
+        let result = JournalRecord.readEvents(in: base, from: start, to: limit, framing: framing,
                                               maxRecords: maxRecords, contexts: &readContexts)
         handBack(start..<result.next)
         return result
