@@ -131,8 +131,10 @@ extension EventJournal {
     /// active segment's unwritten part and the spare, however far the sender runs ahead. Called
     /// by the consumer after each group.
     func releaseWrittenPages() {
-        let written: [(segment: JournalSegment, end: Int)] = condition.withLock { segments.map { ($0, $0.end) } }
-        for (segment, end) in written { segment.releasePages(below: end) }
+        let written: [(segment: JournalSegment, end: Int, sealed: Bool)] = condition.withLock {
+            segments.map { ($0, $0.end, $0.sealed) }
+        }
+        for (segment, end, sealed) in written { segment.releasePages(below: end, all: sealed) }
     }
 
     /// Keeps the active segment's pages resident and writable a runway ahead of its end (see

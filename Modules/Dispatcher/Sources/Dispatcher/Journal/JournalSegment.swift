@@ -242,15 +242,24 @@ final class JournalSegment: @unchecked Sendable {
 
     /// Reads the records between `offset` and `limit`, at most `maxRecords`.
     /// - Returns: the events, the offset after them, and whether reading stopped at a damaged record.
-    /// The pages read are handed back afterwards (the records stay in the page cache until the
-    /// segment is discarded), so reading a backlog does not make it resident.
+    /// The pages read are handed back ``releaseChunk`` at a time (the records stay in the page
+    /// cache until the segment is discarded), so reading a backlog does not make it resident.
     func read(from offset: Int, to limit: Int, maxRecords: Int) -> (events: [EncodedEvent], next: Int, damaged: Bool) {
         let start = max(offset, Self.headerSize)
         let result = JournalRecord.readEvents(in: base, from: start, to: limit, framing: framing,
                                               maxRecords: maxRecords, contexts: &readContexts)
-        handBack(start..<result.next)
+        if result.next - readReleasedBelow >= Self.releaseChunk {
+            handBack(readReleasedBelow..<result.next)
+            readReleasedBelow = result.next / Self.pageSize * Self.pageSize
+        }
         return result
     }
+
+    /// The fewest bytes handed back at once: each call unmaps pages in every thread of the
+    /// process (a TLB shootdown), so it is made rarely.
+    static let releaseChunk = 1 << 20
+    /// The offset below which pages read by the consumer were handed back (consumer only).
+    private var readReleasedBelow = 0
 
     /// Hands back to the kernel the mapping's whole pages below `offset` that were not handed back
     /// yet, so written records do not keep the process's resident memory growing while the
@@ -259,9 +268,11 @@ final class JournalSegment: @unchecked Sendable {
     ///
     /// On a shared file mapping the bytes stay in the page cache (dirty pages are written back as
     /// usual): a later read faults them in again, so nothing is lost. A no-op off Linux.
-    func releasePages(below offset: Int) {
+    ///
+    /// Pages go back ``releaseChunk`` at a time, or all at once with `all` (a sealed segment).
+    func releasePages(below offset: Int, all: Bool = true) {
         let limit = min(offset, capacity) / Self.pageSize * Self.pageSize
-        guard limit > releasedBelow else { return }
+        guard limit > releasedBelow, all || limit - releasedBelow >= Self.releaseChunk else { return }
         handBack(releasedBelow..<limit)
         releasedBelow = limit
     }
