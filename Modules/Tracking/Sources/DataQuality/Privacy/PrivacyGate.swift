@@ -35,7 +35,7 @@ struct PrivacyGate: EventProcessor {
         case .pending:
             var held = event
             held.flag(.awaitingConsent(category: event.category))
-            held.context[ContextKey.awaitingConsent] = .string(event.category)
+            held.eventContext[ContextKey.awaitingConsent] = .string(event.category)
             return held
         }
     }
