@@ -22,7 +22,9 @@ struct Redactor: EventProcessor {
     public let sensitiveKeys: Set<String>
     /// What happens to their values.
     public let strategy: Strategy
-    private let keyLengths: Set<Int>
+    /// Bit `n` is set when a sensitive key is `n` UTF-8 bytes long (bit 63: 63 or longer).
+    private let keyLengths: UInt64
+    private let sharedCache = RedactedContextCache()
 
     /// The context keys whose nested contents hydration builds from device, library, identity
     /// and session facts only: the key itself is checked, its contents are not walked.
@@ -36,17 +38,28 @@ struct Redactor: EventProcessor {
     ///   - strategy: remove or hash; hashing with an empty salt by default.
     public init(sensitiveKeys: some Sequence<String>, strategy: Strategy = .hash(salt: "")) {
         self.sensitiveKeys = Set(sensitiveKeys.map { $0.lowercased() })
-        self.keyLengths = Set(self.sensitiveKeys.map(\.utf8.count))
+        self.keyLengths = self.sensitiveKeys.reduce(0) { $0 | Self.lengthBit($1.utf8.count) }
         self.strategy = strategy
     }
 
     /// Redacts userData and context; never returns `nil`.
     public func process(_ event: TrackedEvent) -> TrackedEvent? {
-        guard !sensitiveKeys.isEmpty else { return event }
         var result = event
-        result.userData = redact(event.userData)
-        result.context = redacted(event.context, skippingInside: Self.builtInObjects) ?? event.context
+        redact(&result)
         return result
+    }
+
+    /// Redacts the event's userData and own context, and its shared context once per shared
+    /// instance (every event sharing one then shares its redacted form).
+    func redact(_ event: inout TrackedEvent) {
+        guard !sensitiveKeys.isEmpty else { return }
+        if let userData = redacted(event.userData) { event.userData = userData }
+        if let own = redacted(event.eventContext, skippingInside: Self.builtInObjects) { event.eventContext = own }
+        if let shared = event.sharedContext {
+            event.sharedContext = sharedCache.redacted(shared) { original in
+                redacted(original.values, skippingInside: Self.builtInObjects).map(SharedContext.init) ?? original
+            }
+        }
     }
 
     /// `data` with every sensitive key removed or hashed, at any depth.
@@ -55,6 +68,7 @@ struct Redactor: EventProcessor {
     /// The redacted copy of `data`, or `nil` when nothing in it is sensitive (so unchanged
     /// data is never rebuilt).
     private func redacted(_ data: UserData, skippingInside opaque: Set<String> = []) -> UserData? {
+        if data.isEmpty { return nil }
         var result: UserData?
         for (key, value) in data {
             if isSensitive(key) {
@@ -64,7 +78,7 @@ struct Redactor: EventProcessor {
                 } else {
                     result?.removeValue(forKey: key)
                 }
-            } else if !opaque.contains(key), let replacement = redacted(value) {
+            } else if value.isContainer, !opaque.contains(key), let replacement = redacted(value) {
                 if result == nil { result = data }
                 result?[key] = replacement
             }
@@ -73,6 +87,7 @@ struct Redactor: EventProcessor {
     }
 
     private func redacted(_ value: UserDataValue) -> UserDataValue? {
+        // Only objects and arrays can hold a sensitive key.
         switch value {
         case .object(let nested):
             return redacted(nested).map(UserDataValue.object)
@@ -92,13 +107,25 @@ struct Redactor: EventProcessor {
 
     private func isSensitive(_ key: String) -> Bool {
         // Most keys are ASCII, where lowercasing keeps the length: a cheap first check.
-        if !keyLengths.contains(key.utf8.count), key.utf8.allSatisfy({ $0 < 0x80 }) { return false }
+        if keyLengths & Self.lengthBit(key.utf8.count) == 0, key.utf8.allSatisfy({ $0 < 0x80 }) { return false }
         return sensitiveKeys.contains(key) || sensitiveKeys.contains(key.lowercased())
     }
+
+    private static func lengthBit(_ count: Int) -> UInt64 { 1 << UInt64(min(count, 63)) }
 
     /// The replacement for a hashed value: `sha256:` and 16 hex digits.
     public static func hash(_ value: UserDataValue, salt: String) -> String {
         let text = value.stringValue ?? JSONText.encode(value)
         return "sha256:" + SHA256Digest.hex(salt + text).prefix(16)
+    }
+}
+
+private extension UserDataValue {
+    /// Whether this is an object or an array.
+    var isContainer: Bool {
+        switch self {
+        case .object, .array: true
+        default: false
+        }
     }
 }
