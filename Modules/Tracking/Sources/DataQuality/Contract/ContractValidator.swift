@@ -36,7 +36,7 @@ public struct ContractValidator: EventProcessor {
     public let mode: Mode
     private let diagnostics: Diagnostics?
     private let recorder = ViolationRecorder()
-    private let patterns: [String: CompiledPattern]
+    private let compiled: CompiledContract
     private let redactedFields: Set<String>
 
     /// Creates a validator.
@@ -51,78 +51,110 @@ public struct ContractValidator: EventProcessor {
         self.redactedFields = Set(redactedFields.map { $0.lowercased() })
         self.mode = mode
         self.diagnostics = diagnostics
-        var patterns: [String: CompiledPattern] = [:]
-        for category in contract.categories.values {
-            let rules = Array(category.fields.values) + category.events.flatMap { Array($0.fields.values) }
-            for rule in rules {
-                if case .regex(let pattern)? = rule.format, patterns[pattern] == nil { patterns[pattern] = CompiledPattern(pattern) }
-            }
-        }
-        self.patterns = patterns
+        compiled = CompiledContract(contract)
     }
 
     /// Checks, flags and (in strict mode) records; never returns `nil`.
     public func process(_ event: TrackedEvent) -> TrackedEvent? {
-        let (checked, violations) = check(event)
-        guard !violations.isEmpty else { return checked }
+        var result = event
+        validate(&result)
+        return result
+    }
+
+    /// Fills in defaults, flags the event's violations, reports them and (in strict mode)
+    /// records them.
+    func validate(_ event: inout TrackedEvent) {
+        let violations = checkInPlace(&event)
+        guard !violations.isEmpty else { return }
         if let diagnostics {
+            let now = Date()
             for violation in violations {
-                diagnostics.record(.validation, code: violation.code.rawValue, message: violation.description, eventID: event.id)
+                diagnostics.record(.validation, code: violation.code.rawValue, text: .violation(violation), eventID: event.id, at: now)
             }
         }
         if mode == .strict { recorder.append(violations) }
-        return checked
     }
 
     /// The event with defaults filled in and flags added, and its violations. Pure: records nothing.
     public func check(_ event: TrackedEvent) -> (event: TrackedEvent, violations: [ContractViolation]) {
-        let label = "\(event.category)/\(event.name)/\(event.action)"
-        func violation(_ code: ContractViolation.Code, _ field: String, _ expected: String, _ actual: String? = nil) -> ContractViolation {
-            let shown = actual.map { redactedFields.contains(field.lowercased()) ? "(redacted)" : $0 }
-            return ContractViolation(code: code, field: field, expected: expected, actual: shown, eventID: event.id, event: label)
-        }
-        guard let category = contract.categories[event.category] else {
-            guard contract.flagsUnknownCategories, event.kind == .track else { return (event, []) }
-            let found = violation(.unknownCategory, event.category, "one of [" + contract.categories.keys.sorted().joined(separator: ", ") + "]")
-            var flagged = event
-            flagged.flag(found.flag)
-            return (flagged, [found])
-        }
-        let fields = category.fields(name: event.name, action: event.action)
         var result = event
-        var violations: [ContractViolation] = []
-
-        for key in event.userData.keys.sorted() where fields[key] == nil && !category.allowsUnknownFields {
-            violations.append(violation(.unknownField, key, "no such field (known: \(fields.keys.sorted().joined(separator: ", ")))"))
-        }
-        for (key, rule) in fields.sorted(by: { $0.key < $1.key }) {
-            guard let value = event.userData[key], value != .null else {
-                guard rule.mandatory else { continue }
-                if let defaultValue = rule.defaultValue {
-                    result.userData[key] = defaultValue
-                    violations.append(violation(.defaultedField, key, rule.expectation, "nothing, filled in \(defaultValue)"))
-                } else {
-                    violations.append(violation(.missingField, key, rule.expectation))
-                }
-                continue
-            }
-            guard rule.type.accepts(value) else {
-                violations.append(violation(.wrongType, key, rule.type.rawValue, "\(value.typeName) \(value)"))
-                continue
-            }
-            if !rule.isAllowed(value) {
-                violations.append(violation(.valueNotAllowed, key, rule.expectation, value.description))
-            }
-            if let format = rule.format, let text = value.stringValue {
-                let compiled: CompiledPattern? = if case .regex(let pattern) = format { patterns[pattern] } else { nil }
-                if !format.matches(text, compiled: compiled) {
-                    violations.append(violation(.badFormat, key, format.name, value.description))
-                }
-            }
-        }
-        for found in violations { result.flag(found.flag) }
+        let violations = checkInPlace(&result)
         return (result, violations)
     }
+
+    /// Fills in defaults and adds flags to `event`, and returns its violations: the unknown
+    /// fields by key, then the contract's fields by key. Builds no text and no array for an
+    /// event that breaks nothing.
+    private func checkInPlace(_ event: inout TrackedEvent) -> [ContractViolation] {
+        guard let category = compiled.categories[event.category] else {
+            guard contract.flagsUnknownCategories, event.kind == .track else { return [] }
+            let found = ContractViolation(
+                code: .unknownCategory, field: event.category, expected: compiled.unknownCategoryExpectation,
+                eventID: event.id, event: Self.label(of: event))
+            event.flag(found.flag)
+            return [found]
+        }
+        let fields = category.fields(name: event.name, action: event.action)
+        var findings = ContractFindings()
+        var mandatoryPresent = 0
+        for (key, value) in event.userData {
+            guard let rule = fields.rules[key] else {
+                if !fields.allowsUnknownFields { findings.add(.unknownField, key, fields.unknownFieldExpectation, detail: fields.unknownFieldDetail(key)) }
+                continue
+            }
+            if case .null = value { continue }
+            if rule.rule.mandatory { mandatoryPresent += 1 }
+            check(value, of: key, against: rule, into: &findings)
+        }
+        if mandatoryPresent < fields.mandatory.count {
+            for (key, rule) in fields.mandatory {
+                if let value = event.userData[key], value != .null { continue }
+                if let defaultValue = rule.rule.defaultValue {
+                    event.userData[key] = defaultValue
+                    findings.add(.defaultedField, key, rule.expectation, actual: "nothing, filled in \(defaultValue)")
+                } else {
+                    findings.add(.missingField, key, rule.expectation)
+                }
+            }
+        }
+        guard !findings.isEmpty else { return [] }
+        let label = Self.label(of: event)
+        let sorted = findings.sorted
+        var violations: [ContractViolation] = []
+        violations.reserveCapacity(sorted.count)
+        event.flags.reserveCapacity(event.flags.count + sorted.count)
+        for found in sorted {
+            let violation = ContractViolation(
+                code: found.code, field: found.field, expected: found.expected,
+                actual: found.actual.map { shown($0, of: found.field) }, eventID: event.id, event: label)
+            event.flag(EventFlag(code: found.code.rawValue, detail: found.detail ?? violation.detail))
+            violations.append(violation)
+        }
+        return violations
+    }
+
+    /// Adds the violations of one present, non-null value.
+    private func check(_ value: UserDataValue, of key: String, against compiledRule: CompiledFields.Rule, into findings: inout ContractFindings) {
+        let rule = compiledRule.rule
+        guard rule.type.accepts(value) else {
+            findings.add(.wrongType, key, rule.type.rawValue, actual: "\(value.typeName) \(value)")
+            return
+        }
+        if !rule.isAllowed(value) {
+            findings.add(.valueNotAllowed, key, compiledRule.expectation, actual: value.description)
+        }
+        if let format = rule.format, let text = value.stringValue, !format.matches(text, compiled: compiledRule.pattern) {
+            findings.add(.badFormat, key, format.name, actual: value.description)
+        }
+    }
+
+    /// `actual`, or `(redacted)` when `field` is sensitive.
+    private func shown(_ actual: String, of field: String) -> String {
+        redactedFields.contains(field.lowercased()) ? "(redacted)" : actual
+    }
+
+    /// `Category/name/action`.
+    private static func label(of event: TrackedEvent) -> String { "\(event.category)/\(event.name)/\(event.action)" }
 
     /// The violations collected so far (strict mode only; empty in lenient mode).
     public var violations: [ContractViolation] { recorder.all }

@@ -10,8 +10,12 @@ struct DiagnosticsTally: EventProcessor {
 
     /// Counts the event; never returns `nil`.
     public func process(_ event: TrackedEvent) -> TrackedEvent? {
-        diagnostics.increment(.sent)
-        if !event.flags.isEmpty { diagnostics.increment(.flagged) }
+        count(event)
         return event
+    }
+
+    /// Counts `event` as sent, and as flagged when it carries a flag, under one lock.
+    func count(_ event: TrackedEvent) {
+        diagnostics.increment(.sent, and: event.flags.isEmpty ? nil : .flagged)
     }
 }
