@@ -33,7 +33,10 @@ struct DuplicateDetector: EventProcessor {
     /// Flags the event if it is a duplicate; never returns `nil`.
     public func process(_ event: TrackedEvent) -> TrackedEvent? {
         var result = event
-        for flag in memory.check(event, window: window) { result.flag(flag) }
+        flag(&result)
         return result
     }
+
+    /// Flags `event` if it is a duplicate.
+    func flag(_ event: inout TrackedEvent) { memory.check(&event, window: window) }
 }
