@@ -1,39 +1,50 @@
 import Tracking
 
-/// The violations one check finds, in the order found, sorted at the end into the order a
-/// contract reports them: unknown fields by key, then the contract's fields by key (a field's
-/// own violations in the order checked). Allocates nothing until the first finding.
+/// The violations one check finds, put in the order a contract reports them: unknown fields
+/// by key, then the contract's fields by key (a field's own violations in the order checked).
+/// Allocates nothing until the first finding.
 struct ContractFindings {
-    /// One finding, before it becomes a ``ContractViolation``.
+    /// A violation of one of the contract's fields, before it becomes a ``ContractViolation``.
     struct Finding {
         let code: ContractViolation.Code
         let field: String
         let expected: String
         /// What the event had, not yet redacted.
         let actual: String?
-        /// The flag detail, when already written.
-        let detail: String?
-        /// Where it was found, to keep a field's own findings in order.
-        let sequence: Int
     }
 
-    private var found: [Finding] = []
+    /// The keys no field of the contract names.
+    private(set) var unknownKeys: [String] = []
+    /// The violations of the contract's fields.
+    private(set) var ruleFindings: [Finding] = []
 
     /// Whether nothing was found.
-    var isEmpty: Bool { found.isEmpty }
+    var isEmpty: Bool { unknownKeys.isEmpty && ruleFindings.isEmpty }
 
-    /// Adds a finding.
-    mutating func add(_ code: ContractViolation.Code, _ field: String, _ expected: String, actual: String? = nil, detail: String? = nil) {
-        found.append(Finding(code: code, field: field, expected: expected, actual: actual, detail: detail, sequence: found.count))
+    /// How many violations were found.
+    var count: Int { unknownKeys.count + ruleFindings.count }
+
+    /// Adds a key no field names.
+    mutating func addUnknown(_ key: String) { unknownKeys.append(key) }
+
+    /// Adds a violation of one of the contract's fields.
+    mutating func add(_ code: ContractViolation.Code, _ field: String, _ expected: String, actual: String? = nil) {
+        ruleFindings.append(Finding(code: code, field: field, expected: expected, actual: actual))
     }
 
-    /// The findings in report order.
-    var sorted: [Finding] {
-        found.count < 2 ? found : found.sorted { left, right in
-            let leftUnknown = left.code == .unknownField, rightUnknown = right.code == .unknownField
-            if leftUnknown != rightUnknown { return leftUnknown }
-            if left.field != right.field { return left.field < right.field }
-            return left.sequence < right.sequence
+    /// Puts the findings in report order.
+    mutating func sort() {
+        if unknownKeys.count > 1 { unknownKeys.sort() }
+        // Insertion sort by field: stable, so a field's own findings keep their order, and
+        // quick for the few findings an event has.
+        var index = 1
+        while index < ruleFindings.count {
+            var position = index
+            while position > 0, ruleFindings[position].field < ruleFindings[position - 1].field {
+                ruleFindings.swapAt(position, position - 1)
+                position -= 1
+            }
+            index += 1
         }
     }
 }

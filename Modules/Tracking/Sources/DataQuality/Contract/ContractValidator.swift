@@ -99,7 +99,7 @@ public struct ContractValidator: EventProcessor {
         var mandatoryPresent = 0
         for (key, value) in event.userData {
             guard let rule = fields.rules[key] else {
-                if !fields.allowsUnknownFields { findings.add(.unknownField, key, fields.unknownFieldExpectation, detail: fields.unknownFieldDetail(key)) }
+                if !fields.allowsUnknownFields { findings.addUnknown(key) }
                 continue
             }
             if case .null = value { continue }
@@ -118,16 +118,21 @@ public struct ContractValidator: EventProcessor {
             }
         }
         guard !findings.isEmpty else { return [] }
+        findings.sort()
         let label = Self.label(of: event)
-        let sorted = findings.sorted
         var violations: [ContractViolation] = []
-        violations.reserveCapacity(sorted.count)
-        event.flags.reserveCapacity(event.flags.count + sorted.count)
-        for found in sorted {
+        violations.reserveCapacity(findings.count)
+        event.flags.reserveCapacity(event.flags.count + findings.count)
+        for key in findings.unknownKeys {
+            let violation = ContractViolation(code: .unknownField, field: key, expected: fields.unknownFieldExpectation, eventID: event.id, event: label)
+            event.flag(EventFlag(code: ContractViolation.Code.unknownField.rawValue, detail: fields.unknownFieldDetail(key)))
+            violations.append(violation)
+        }
+        for found in findings.ruleFindings {
             let violation = ContractViolation(
                 code: found.code, field: found.field, expected: found.expected,
                 actual: found.actual.map { shown($0, of: found.field) }, eventID: event.id, event: label)
-            event.flag(EventFlag(code: found.code.rawValue, detail: found.detail ?? violation.detail))
+            event.flag(violation.flag)
             violations.append(violation)
         }
         return violations
