@@ -21,7 +21,7 @@ import Tracking
 /// reporter.send(name: .checkout, action: .pay, userData: ["quantity": 2])
 /// try validator.assertNoViolations()
 /// ```
-public struct ContractValidator: EventProcessor {
+public struct ContractValidator: InPlaceEventProcessor {
     /// How violations are surfaced beyond the flags and diagnostics.
     public enum Mode: Sendable, Equatable {
         /// Flag and report only: the production mode.
@@ -54,18 +54,11 @@ public struct ContractValidator: EventProcessor {
         compiled = CompiledContract(contract)
     }
 
-    /// Checks, flags and (in strict mode) records; never returns `nil`.
-    public func process(_ event: TrackedEvent) -> TrackedEvent? {
-        var result = event
-        validate(&result)
-        return result
-    }
-
     /// Fills in defaults, flags the event's violations, reports them and (in strict mode)
-    /// records them.
-    func validate(_ event: inout TrackedEvent) {
+    /// records them; never stops the event.
+    public func processInPlace(_ event: inout TrackedEvent) -> Bool {
         let violations = checkInPlace(&event)
-        guard !violations.isEmpty else { return }
+        guard !violations.isEmpty else { return true }
         if let diagnostics {
             let now = Date()
             for violation in violations {
@@ -73,6 +66,7 @@ public struct ContractValidator: EventProcessor {
             }
         }
         if mode == .strict { recorder.append(violations) }
+        return true
     }
 
     /// The event with defaults filled in and flags added, and its violations. Pure: records nothing.

@@ -18,7 +18,7 @@ import Tracking
 /// The merged ``Tracking/TrackedEvent/context`` is what a single flat context would be:
 /// hydration's keys replace a caller's keys of the same name (an entities array is appended to),
 /// and providers' fields replace anything.
-struct ContextHydrator: EventProcessor {
+struct ContextHydrator: InPlaceEventProcessor {
     private let base: UserData
     private let mobileEntity: UserDataValue?
     private let identity: Identity?
@@ -79,16 +79,9 @@ struct ContextHydrator: EventProcessor {
         return subtags.joined(separator: "-")
     }
 
-    /// Adds the context; never returns `nil`.
-    public func process(_ event: TrackedEvent) -> TrackedEvent? {
-        var result = event
-        hydrate(&result)
-        return result
-    }
-
     /// Points `event` at the shared context of its session and sets its own context to the
-    /// session's event index, the caller's own keys and the providers' fields.
-    func hydrate(_ event: inout TrackedEvent) {
+    /// session's event index, the caller's own keys and the providers' fields; never stops it.
+    public func processInPlace(_ event: inout TrackedEvent) -> Bool {
         let identifiers = identity?.identifiers
         let session = sessions?.nextEvent(at: event.timestamp, id: event.id)
         let key = SharedContextCache.Key(
@@ -121,6 +114,7 @@ struct ContextHydrator: EventProcessor {
             for key in replaced { full[key] = own[key] }
             event.context = full
         }
+        return true
     }
 
     /// Applies each provider's fields in turn, each provider seeing the context so far; collects

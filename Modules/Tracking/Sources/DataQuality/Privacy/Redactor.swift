@@ -8,7 +8,7 @@ import Tracking
 /// whose fields are fixed by their schemas) only the top-level key itself is checked: they hold
 /// no user-provided data. Place it before any plugin (the console prints what
 /// it receives) and after ``ContractValidator`` (which must see the fields to check them).
-struct Redactor: EventProcessor {
+struct Redactor: InPlaceEventProcessor {
     /// What happens to a sensitive value.
     enum Strategy: Sendable, Equatable {
         /// The key is removed.
@@ -42,17 +42,10 @@ struct Redactor: EventProcessor {
         self.strategy = strategy
     }
 
-    /// Redacts userData and context; never returns `nil`.
-    public func process(_ event: TrackedEvent) -> TrackedEvent? {
-        var result = event
-        redact(&result)
-        return result
-    }
-
     /// Redacts the event's userData and own context, and its shared context once per shared
-    /// instance (every event sharing one then shares its redacted form).
-    func redact(_ event: inout TrackedEvent) {
-        guard !sensitiveKeys.isEmpty else { return }
+    /// instance (every event sharing one then shares its redacted form); never stops it.
+    public func processInPlace(_ event: inout TrackedEvent) -> Bool {
+        guard !sensitiveKeys.isEmpty else { return true }
         if let userData = redacted(event.userData) { event.userData = userData }
         if let own = redacted(event.eventContext, skippingInside: Self.builtInObjects) { event.eventContext = own }
         if let shared = event.sharedContext {
@@ -60,6 +53,7 @@ struct Redactor: EventProcessor {
                 redacted(original.values, skippingInside: Self.builtInObjects).map(SharedContext.init) ?? original
             }
         }
+        return true
     }
 
     /// `data` with every sensitive key removed or hashed, at any depth.
