@@ -20,7 +20,7 @@ struct DiagnosticsStorageTests {
 
     @Test func aMessageWrittenOnReadEqualsTheTextItStandsFor() throws {
         let event = TrackedEvent(category: "C", name: "n", action: "a", userData: ["k": 1])
-        let lazy = DiagnosticIssue(kind: .validation, code: "duplicate", text: .repeated(event, detail: "x"), eventID: event.id, timestamp: event.timestamp)
+        let lazy = DiagnosticIssue(kind: .validation, code: "duplicate", text: .repeated(RepeatedEvent(event, detail: "x")), eventID: event.id, timestamp: event.timestamp)
         let plain = DiagnosticIssue(kind: .validation, code: "duplicate", message: "C/n/a {\"k\":1} repeats x", eventID: event.id, timestamp: event.timestamp)
         #expect(lazy.message == plain.message && lazy == plain)
         let decoded = try JSONDecoder().decode(DiagnosticIssue.self, from: JSONEncoder().encode(lazy))

@@ -3,13 +3,13 @@ import Tracking
 /// The violations one check finds, put in the order a contract reports them: unknown fields
 /// by key, then the contract's fields by key (a field's own violations in the order checked).
 /// Allocates nothing until the first finding.
-struct ContractFindings {
+struct ContractFindings: Sendable {
     /// A violation of one of the contract's fields, before it becomes a ``ContractViolation``.
-    struct Finding {
+    struct Finding: Sendable {
         let code: ContractViolation.Code
         let field: String
         let expected: String
-        /// What the event had, not yet redacted.
+        /// What the event had.
         let actual: String?
     }
 
@@ -30,6 +30,18 @@ struct ContractFindings {
     /// Adds a violation of one of the contract's fields.
     mutating func add(_ code: ContractViolation.Code, _ field: String, _ expected: String, actual: String? = nil) {
         ruleFindings.append(Finding(code: code, field: field, expected: expected, actual: actual))
+    }
+
+    /// These findings with the value of each field in `redacted` (lowercased names) shown as
+    /// `(redacted)`.
+    func redactingActualValues(of redacted: Set<String>) -> ContractFindings {
+        guard !redacted.isEmpty, ruleFindings.contains(where: { $0.actual != nil }) else { return self }
+        var result = self
+        result.ruleFindings = ruleFindings.map { found in
+            guard found.actual != nil, redacted.contains(found.field.lowercased()) else { return found }
+            return Finding(code: found.code, field: found.field, expected: found.expected, actual: "(redacted)")
+        }
+        return result
     }
 
     /// Puts the findings in report order.

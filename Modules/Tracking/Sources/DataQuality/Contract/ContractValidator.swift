@@ -57,39 +57,36 @@ public struct ContractValidator: InPlaceEventProcessor {
     /// Fills in defaults, flags the event's violations, reports them and (in strict mode)
     /// records them; never stops the event.
     public func processInPlace(_ event: inout TrackedEvent) -> Bool {
-        let violations = checkInPlace(&event)
-        guard !violations.isEmpty else { return true }
+        guard let report = checkInPlace(&event) else { return true }
         if let diagnostics {
             let now = Date()
-            for violation in violations {
-                diagnostics.record(.validation, code: violation.code.rawValue, text: .violation(violation), eventID: event.id, at: now)
-            }
+            let id = event.id
+            diagnostics.record((0..<report.count).lazy.map { index in
+                DiagnosticIssue(kind: .validation, code: report.code(at: index).rawValue, text: .violation(report, index: index), eventID: id, timestamp: now)
+            })
         }
-        if mode == .strict { recorder.append(violations) }
+        if mode == .strict { recorder.append(report.violations) }
         return true
     }
 
     /// The event with defaults filled in and flags added, and its violations. Pure: records nothing.
     public func check(_ event: TrackedEvent) -> (event: TrackedEvent, violations: [ContractViolation]) {
         var result = event
-        let violations = checkInPlace(&result)
-        return (result, violations)
+        let report = checkInPlace(&result)
+        return (result, report?.violations ?? [])
     }
 
-    /// Fills in defaults and adds flags to `event`, and returns its violations: the unknown
-    /// fields by key, then the contract's fields by key. Builds no text and no array for an
-    /// event that breaks nothing.
-    private func checkInPlace(_ event: inout TrackedEvent) -> [ContractViolation] {
+    /// Fills in defaults and adds flags to `event`, and returns the report of its violations
+    /// (unknown fields by key, then the contract's fields by key), or `nil` when it breaks
+    /// nothing. Builds no text and no array for an event that breaks nothing.
+    private func checkInPlace(_ event: inout TrackedEvent) -> ContractReport? {
+        var findings = ContractFindings()
         guard let category = compiled.categories[event.category] else {
-            guard contract.flagsUnknownCategories, event.kind == .track else { return [] }
-            let found = ContractViolation(
-                code: .unknownCategory, field: event.category, expected: compiled.unknownCategoryExpectation,
-                eventID: event.id, event: Self.label(of: event))
-            event.flag(found.flag)
-            return [found]
+            guard contract.flagsUnknownCategories, event.kind == .track else { return nil }
+            findings.add(.unknownCategory, event.category, compiled.unknownCategoryExpectation)
+            return report(findings, on: &event, fields: nil)
         }
         let fields = category.fields(name: event.name, action: event.action)
-        var findings = ContractFindings()
         var mandatoryPresent = 0
         for (key, value) in event.userData {
             guard let rule = fields.rules[key] else {
@@ -111,25 +108,26 @@ public struct ContractValidator: InPlaceEventProcessor {
                 }
             }
         }
-        guard !findings.isEmpty else { return [] }
+        guard !findings.isEmpty else { return nil }
         findings.sort()
-        let label = Self.label(of: event)
-        var violations: [ContractViolation] = []
-        violations.reserveCapacity(findings.count)
-        event.flags.reserveCapacity(event.flags.count + findings.count)
-        for key in findings.unknownKeys {
-            let violation = ContractViolation(code: .unknownField, field: key, expected: fields.unknownFieldExpectation, eventID: event.id, event: label)
-            event.flag(EventFlag(code: ContractViolation.Code.unknownField.rawValue, detail: fields.unknownFieldDetail(key)))
-            violations.append(violation)
+        return report(findings, on: &event, fields: fields)
+    }
+
+    /// Flags `event` with each of `findings` (sorted, not yet redacted) and returns their
+    /// report. `fields` are the fields checked (`nil` for an unknown category, which has no
+    /// unknown fields).
+    private func report(_ findings: ContractFindings, on event: inout TrackedEvent, fields: CompiledFields?) -> ContractReport {
+        let shown = findings.redactingActualValues(of: redactedFields)
+        event.flags.reserveCapacity(event.flags.count + shown.count)
+        if let fields {
+            for key in shown.unknownKeys {
+                event.flag(EventFlag(code: ContractViolation.Code.unknownField.rawValue, detail: fields.unknownFieldDetail(key)))
+            }
         }
-        for found in findings.ruleFindings {
-            let violation = ContractViolation(
-                code: found.code, field: found.field, expected: found.expected,
-                actual: found.actual.map { shown($0, of: found.field) }, eventID: event.id, event: label)
-            event.flag(violation.flag)
-            violations.append(violation)
+        for found in shown.ruleFindings {
+            event.flag(EventFlag(code: found.code.rawValue, detail: ContractViolation.detail(field: found.field, expected: found.expected, actual: found.actual)))
         }
-        return violations
+        return ContractReport(shown, of: event, unknownFieldExpectation: fields?.unknownFieldExpectation ?? "")
     }
 
     /// Adds the violations of one present, non-null value.
@@ -146,14 +144,6 @@ public struct ContractValidator: InPlaceEventProcessor {
             findings.add(.badFormat, key, format.name, actual: value.description)
         }
     }
-
-    /// `actual`, or `(redacted)` when `field` is sensitive.
-    private func shown(_ actual: String, of field: String) -> String {
-        redactedFields.contains(field.lowercased()) ? "(redacted)" : actual
-    }
-
-    /// `Category/name/action`.
-    private static func label(of event: TrackedEvent) -> String { "\(event.category)/\(event.name)/\(event.action)" }
 
     /// The violations collected so far (strict mode only; empty in lenient mode).
     public var violations: [ContractViolation] { recorder.all }

@@ -5,17 +5,17 @@ import Tracking
 enum DiagnosticMessage: Sendable {
     /// Text as given.
     case text(String)
-    /// A contract violation: its ``ContractViolation/description``.
-    case violation(ContractViolation)
+    /// The violation at `index` of a report: its ``ContractViolation/description``.
+    case violation(ContractReport, index: Int)
     /// An event repeating an earlier one: `"<event> repeats <detail>"`.
-    case repeated(TrackedEvent, detail: String)
+    case repeated(RepeatedEvent)
 
     /// The text.
     var rendered: String {
         switch self {
         case .text(let text): text
-        case .violation(let violation): violation.description
-        case .repeated(let event, let detail): "\(event) repeats \(detail)"
+        case .violation(let report, let index): report.violations[index].description
+        case .repeated(let repeated): repeated.message
         }
     }
 }

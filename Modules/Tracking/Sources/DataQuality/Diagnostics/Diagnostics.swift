@@ -65,6 +65,21 @@ public final class Diagnostics: @unchecked Sendable {
         for callback in callbacks { callback(.issue(issue)) }
     }
 
+    /// Records several issues under one lock, then tells the observers about each.
+    func record(_ issues: some Collection<DiagnosticIssue>) {
+        let callbacks = lock.withLock {
+            for issue in issues {
+                issueTotals.add(1, at: issue.kind.slot)
+                recent.append(issue)
+            }
+            return observers.all
+        }
+        guard !callbacks.isEmpty else { return }
+        for issue in issues {
+            for callback in callbacks { callback(.issue(issue)) }
+        }
+    }
+
     /// Records an issue built from its parts.
     public func record(_ kind: DiagnosticIssue.Kind, code: String, message: String, eventID: UUID? = nil, at date: Date = Date()) {
         record(DiagnosticIssue(kind: kind, code: code, message: message, eventID: eventID, timestamp: date))

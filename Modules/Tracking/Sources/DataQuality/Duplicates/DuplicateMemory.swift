@@ -76,6 +76,6 @@ final class DuplicateMemory: @unchecked Sendable {
 
     private func flag(_ event: inout TrackedEvent, _ flag: EventFlag, original: TrackedEvent) {
         event.flag(flag)
-        diagnostics?.record(.validation, code: flag.code, text: .repeated(original, detail: flag.detail ?? ""), eventID: event.id)
+        diagnostics?.record(.validation, code: flag.code, text: .repeated(RepeatedEvent(original, detail: flag.detail ?? "")), eventID: event.id)
     }
 }
