@@ -25,8 +25,8 @@ final class DuplicateMemory: @unchecked Sendable {
     // Safe: every mutable property is only touched while holding `lock`.
     private let lock = NSLock()
     private let diagnostics: Diagnostics?
-    private var seenIDs: Set<UUID> = []
-    private var idOrder: Ring<UUID>
+    private var seenIDs: Set<SeenID> = []
+    private var idOrder: Ring<SeenID>
     private var contents: [UInt64: Remembered] = [:]
     private var contentOrder: Ring<UInt64>
 
@@ -42,8 +42,9 @@ final class DuplicateMemory: @unchecked Sendable {
         let checksContent = event.kind != .identify
         let hash = checksContent ? ContentHash.of(category: event.category, name: event.name, action: event.action, userData: event.userData) : 0
         let (repeatedID, earlier): (Bool, String?) = lock.withLock {
-            let repeatedID = !seenIDs.insert(event.id).inserted
-            if !repeatedID, let forgotten = idOrder.append(event.id) { seenIDs.remove(forgotten) }
+            let seen = SeenID(event.id)
+            let repeatedID = !seenIDs.insert(seen).inserted
+            if !repeatedID, let forgotten = idOrder.append(seen) { seenIDs.remove(forgotten) }
             guard checksContent else { return (repeatedID, nil) }
             return (repeatedID, earlierID(of: event, hash: hash, window: window))
         }

@@ -19,11 +19,10 @@ struct Redactor: InPlaceEventProcessor {
     }
 
     /// The sensitive keys, lowercased.
-    public let sensitiveKeys: Set<String>
+    public var sensitiveKeys: Set<String> { matcher.keys }
     /// What happens to their values.
     public let strategy: Strategy
-    /// Bit `n` is set when a sensitive key is `n` UTF-8 bytes long (bit 63: 63 or longer).
-    private let keyLengths: UInt64
+    private let matcher: SensitiveKeyMatcher
     private let sharedCache = RedactedContextCache()
 
     /// The context keys whose nested contents hydration builds from device, library, identity
@@ -37,8 +36,7 @@ struct Redactor: InPlaceEventProcessor {
     ///   - sensitiveKeys: the keys to redact, any case.
     ///   - strategy: remove or hash; hashing with an empty salt by default.
     public init(sensitiveKeys: some Sequence<String>, strategy: Strategy = .hash(salt: "")) {
-        self.sensitiveKeys = Set(sensitiveKeys.map { $0.lowercased() })
-        self.keyLengths = self.sensitiveKeys.reduce(0) { $0 | Self.lengthBit($1.utf8.count) }
+        matcher = SensitiveKeyMatcher(sensitiveKeys)
         self.strategy = strategy
     }
 
@@ -99,13 +97,7 @@ struct Redactor: InPlaceEventProcessor {
         }
     }
 
-    private func isSensitive(_ key: String) -> Bool {
-        // Most keys are ASCII, where lowercasing keeps the length: a cheap first check.
-        if keyLengths & Self.lengthBit(key.utf8.count) == 0, key.utf8.allSatisfy({ $0 < 0x80 }) { return false }
-        return sensitiveKeys.contains(key) || sensitiveKeys.contains(key.lowercased())
-    }
-
-    private static func lengthBit(_ count: Int) -> UInt64 { 1 << UInt64(min(count, 63)) }
+    private func isSensitive(_ key: String) -> Bool { matcher.matches(key) }
 
     /// The replacement for a hashed value: `sha256:` and 16 hex digits.
     public static func hash(_ value: UserDataValue, salt: String) -> String {
