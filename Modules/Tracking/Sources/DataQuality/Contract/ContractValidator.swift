@@ -118,7 +118,8 @@ public struct ContractValidator: InPlaceEventProcessor {
     /// unknown fields).
     private func report(_ findings: ContractFindings, on event: inout TrackedEvent, fields: CompiledFields?) -> ContractReport {
         let shown = findings.redactingActualValues(of: redactedFields)
-        event.flags.reserveCapacity(event.flags.count + shown.count)
+        // Room for these flags and one more: a later stage's (a duplicate) then needs no copy.
+        event.flags.reserveCapacity(event.flags.count + shown.count + 1)
         if let fields {
             for key in shown.unknownKeys {
                 event.flag(EventFlag(code: ContractViolation.Code.unknownField.rawValue, detail: fields.unknownFieldDetail(key)))
