@@ -89,15 +89,21 @@ struct ContextHydrator: InPlaceEventProcessor {
         )
         let shared = cache.context(for: key) { SharedContext(sharedValues(identifiers: identifiers, session: session)) }
         var own = event.sharedContext == nil ? event.eventContext : event.context
+        // Whether anything but the event index is the event's own: the caller's keys or providers'.
+        let hasOtherKeys = !own.isEmpty || !providers.isEmpty
         if !own.isEmpty {
             for key in own.keys where key != ContextKey.snowplowEntities && shared.values[key] != nil {
                 own.removeValue(forKey: key)
             }
         }
-        if let session { own[ContextKey.session] = .object(["eventIndex": .int(session.eventIndex)]) }
+        if let session {
+            let index: UserDataValue = .object(["eventIndex": .int(session.eventIndex)])
+            if own.isEmpty { own = [ContextKey.session: index] } else { own[ContextKey.session] = index }
+        }
         var replaced: Set<String> = []
         if !providers.isEmpty { addProviderFields(to: &own, replaced: &replaced, event: event, shared: shared) }
-        if let ownEntities = own[ContextKey.snowplowEntities], case .array(let sharedEntities)? = shared.values[ContextKey.snowplowEntities] {
+        if hasOtherKeys, let ownEntities = own[ContextKey.snowplowEntities],
+           case .array(let sharedEntities)? = shared.values[ContextKey.snowplowEntities] {
             if case .array(let existing) = ownEntities {
                 own[ContextKey.snowplowEntities] = .array(existing + sharedEntities)
             } else {
