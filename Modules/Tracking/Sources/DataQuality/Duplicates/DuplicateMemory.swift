@@ -5,21 +5,31 @@ import Tracking
 /// the oldest forgotten first. Contents are looked up by their ``ContentHash`` and compared in
 /// full only when the hash matches.
 final class DuplicateMemory: @unchecked Sendable {
-    /// The content of an event, as compared for duplicates.
-    private struct Content: Equatable {
+    /// The first event of a run of identical contents: a reference, so that looking it up
+    /// copies nothing. Only touched while holding the memory's `lock`.
+    private final class Remembered {
         let category: String
         let name: String
         let action: String
         let userData: UserData
-    }
-
-    /// The first event of a run of identical contents.
-    private struct Remembered {
-        let content: Content
         let id: UUID
         let timestamp: Date
         /// The id as text, written the first time a duplicate names it.
         var idText: String?
+
+        init(_ event: TrackedEvent) {
+            category = event.category
+            name = event.name
+            action = event.action
+            userData = event.userData
+            id = event.id
+            timestamp = event.timestamp
+        }
+
+        /// Whether `event` has the same content: category, name, action and userData.
+        func hasContent(of event: TrackedEvent) -> Bool {
+            category == event.category && name == event.name && action == event.action && userData == event.userData
+        }
     }
 
     // Safe: every mutable property is only touched while holding `lock`.
@@ -57,20 +67,18 @@ final class DuplicateMemory: @unchecked Sendable {
     /// The text of the earlier event `event` duplicates, or `nil` (then `event` is remembered
     /// when its content is new, or when the earlier one is outside the window). Call holding `lock`.
     private func earlierID(of event: TrackedEvent, hash: UInt64, window: TimeInterval) -> String? {
-        let content = Content(category: event.category, name: event.name, action: event.action, userData: event.userData)
-        if var earlier = contents[hash], earlier.content == content {
+        if let earlier = contents[hash], earlier.hasContent(of: event) {
             guard earlier.id != event.id else { return nil }
             guard abs(event.timestamp.timeIntervalSince(earlier.timestamp)) < window else {
-                contents[hash] = Remembered(content: content, id: event.id, timestamp: event.timestamp)
+                contents[hash] = Remembered(event)
                 return nil
             }
             if let text = earlier.idText { return text }
             let text = EventID.text(earlier.id)
             earlier.idText = text
-            contents[hash] = earlier
             return text
         }
-        let isNew = contents.updateValue(Remembered(content: content, id: event.id, timestamp: event.timestamp), forKey: hash) == nil
+        let isNew = contents.updateValue(Remembered(event), forKey: hash) == nil
         if isNew, let forgotten = contentOrder.append(hash) { contents.removeValue(forKey: forgotten) }
         return nil
     }
