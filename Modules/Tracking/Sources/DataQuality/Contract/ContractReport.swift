@@ -2,10 +2,12 @@ import Foundation
 import Tracking
 
 /// One event's contract violations, as found: the ``ContractViolation`` values (and their text)
-/// are made only when read, by a diagnostics reader or a strict validator. Each diagnostics issue
-/// about the event points into this one report.
-final class ContractReport: Sendable {
+/// are made only when read, by a diagnostics reader or a strict validator. Diagnostics keep the
+/// report as one batch of validation issues.
+final class ContractReport: DiagnosticIssueBatch {
     private let eventID: UUID
+    /// When the violations were found.
+    private let timestamp = Date()
     private let label: EventLabel
     private let findings: ContractFindings
     private let unknownFieldExpectation: String
@@ -20,6 +22,14 @@ final class ContractReport: Sendable {
 
     /// How many violations.
     var count: Int { findings.count }
+
+    /// Violations are validation issues.
+    var kind: DiagnosticIssue.Kind { .validation }
+
+    /// The validation issue of the violation at `index`, its message written when read.
+    func issue(at index: Int) -> DiagnosticIssue {
+        DiagnosticIssue(kind: .validation, code: code(at: index).rawValue, text: .violation(self, index: index), eventID: eventID, timestamp: timestamp)
+    }
 
     /// The code of the violation at `index`.
     func code(at index: Int) -> ContractViolation.Code {

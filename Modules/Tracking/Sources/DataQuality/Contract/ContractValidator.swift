@@ -58,13 +58,7 @@ public struct ContractValidator: InPlaceEventProcessor {
     /// records them; never stops the event.
     public func processInPlace(_ event: inout TrackedEvent) -> Bool {
         guard let report = checkInPlace(&event) else { return true }
-        if let diagnostics {
-            let now = Date()
-            let id = event.id
-            diagnostics.record((0..<report.count).lazy.map { index in
-                DiagnosticIssue(kind: .validation, code: report.code(at: index).rawValue, text: .violation(report, index: index), eventID: id, timestamp: now)
-            })
-        }
+        diagnostics?.record(report)
         if mode == .strict { recorder.append(report.violations) }
         return true
     }

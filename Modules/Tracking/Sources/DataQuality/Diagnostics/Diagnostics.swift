@@ -65,17 +65,17 @@ public final class Diagnostics: @unchecked Sendable {
         for callback in callbacks { callback(.issue(issue)) }
     }
 
-    /// Records several issues under one lock, then tells the observers about each.
-    func record(_ issues: some Collection<DiagnosticIssue>) {
+    /// Records a batch's issues under one lock, as one entry, then tells the observers about
+    /// each (making each issue only then).
+    func record(_ batch: any DiagnosticIssueBatch) {
         let callbacks = lock.withLock {
-            for issue in issues {
-                issueTotals.add(1, at: issue.kind.slot)
-                recent.append(issue)
-            }
+            issueTotals.add(batch.count, at: batch.kind.slot)
+            recent.append(batch)
             return observers.all
         }
         guard !callbacks.isEmpty else { return }
-        for issue in issues {
+        for index in 0..<batch.count {
+            let issue = batch.issue(at: index)
             for callback in callbacks { callback(.issue(issue)) }
         }
     }
