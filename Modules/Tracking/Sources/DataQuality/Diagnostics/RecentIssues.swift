@@ -41,12 +41,12 @@ struct RecentIssues {
         total += entry.count
         while total > limit {
             let excess = total - limit
-            let oldest = entries[head]
-            if oldest.count <= excess {
+            let oldestCount = entries[head].count
+            if oldestCount <= excess {
                 entries[head] = .dropped
                 head += 1
-                total -= oldest.count
-            } else if case .batch(let batch, let first) = oldest {
+                total -= oldestCount
+            } else if case .batch(let batch, let first) = entries[head] {
                 entries[head] = .batch(batch, first: first + excess)
                 total -= excess
             }
