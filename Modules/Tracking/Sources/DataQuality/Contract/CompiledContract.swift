@@ -20,7 +20,7 @@ struct CompiledContract: Sendable {
     }
 
     /// The tables by category.
-    let categories: [String: Category]
+    let categories: StringTable<Category>
     /// What an `unknown_category` violation expects: `one of [A, B]`.
     let unknownCategoryExpectation: String
 
@@ -33,7 +33,7 @@ struct CompiledContract: Sendable {
                 if case .regex(let pattern)? = rule.format, patterns[pattern] == nil { patterns[pattern] = CompiledPattern(pattern) }
             }
         }
-        categories = contract.categories.mapValues { category in
+        categories = StringTable(contract.categories.mapValues { category in
             func compile(_ fields: [String: FieldRule]) -> CompiledFields {
                 CompiledFields(fields, allowsUnknownFields: category.allowsUnknownFields, patterns: patterns)
             }
@@ -45,7 +45,7 @@ struct CompiledContract: Sendable {
                 byName[name] = (anyAction, byAction)
             }
             return Category(fields: compile(category.fields), byName: byName)
-        }
+        })
         unknownCategoryExpectation = "one of [" + contract.categories.keys.sorted().joined(separator: ", ") + "]"
     }
 }

@@ -16,7 +16,7 @@ final class CompiledFields: Sendable {
     }
 
     /// The rules by userData key.
-    let rules: [String: Rule]
+    let rules: StringTable<Rule>
     /// The mandatory fields' keys and rules, sorted by key.
     let mandatory: [(key: String, rule: Rule)]
     /// Whether a field no rule names passes without a flag.
@@ -31,7 +31,7 @@ final class CompiledFields: Sendable {
             let pattern: CompiledPattern? = if case .regex(let text)? = rule.format { patterns[text] } else { nil }
             return Rule(rule: rule, expectation: rule.expectation, pattern: pattern)
         }
-        self.rules = rules
+        self.rules = StringTable(rules)
         mandatory = rules.filter(\.value.rule.mandatory).sorted { $0.key < $1.key }.map { (key: $0.key, rule: $0.value) }
         self.allowsUnknownFields = allowsUnknownFields
         unknownFieldExpectation = "no such field (known: \(fields.keys.sorted().joined(separator: ", ")))"

@@ -19,6 +19,13 @@ struct ContentHash {
         return hash.state
     }
 
+    /// The hash of one text alone.
+    static func of(_ text: String) -> UInt64 {
+        var hash = ContentHash(seed: 0x0A40_9382_2299_F31D)
+        hash.combine(text: text)
+        return hash.state
+    }
+
     private mutating func combine(word: UInt64) {
         let product = (state ^ word).multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15)
         state = product.high ^ product.low
