@@ -11,6 +11,8 @@ import Foundation
 /// Every event claimed is settled before the round returns: none is left in flight.
 ///
 /// Rounds never overlap: a call made while a round runs waits for it, then runs its own.
+/// Within a round, after a full batch the next one is claimed while the request is in flight
+/// (``BatchPrefetch``); it is released, no attempt counted, when the round stops instead.
 ///
 /// Events wait for their retry time (the retry policy's backoff, or the collector's
 /// `Retry-After`). A round started with `ignoringBackoff` (an explicit flush) delivers them at
@@ -50,6 +52,8 @@ actor DeliveryWorker {
     private var holdWait: TimedWait?
     /// Where the worker's code runs: a serial queue of its own.
     nonisolated let executor: QueueExecutor
+    /// Where the next batch is claimed while a request is in flight: a serial queue of its own.
+    private nonisolated let prefetchExecutor: QueueExecutor
 
     /// The worker's own serial executor (see the type's documentation).
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
@@ -73,6 +77,7 @@ actor DeliveryWorker {
         self.observer = observer
         self.progress = progress
         executor = QueueExecutor(label: "Dispatcher.delivery." + destination.name)
+        prefetchExecutor = QueueExecutor(label: "Dispatcher.delivery." + destination.name + ".prefetch")
     }
 
     /// Delivers due events until none is left, a batch fails, or `deadline` passes.
@@ -131,7 +136,10 @@ actor DeliveryWorker {
         var report = DeliveryReport()
         /// The hold this round already waited for (a test clock may not have moved meanwhile).
         var waitedFor: Date?
+        /// The next batch, claimed while the last request was in flight.
+        var prefetched: [StoredEvent] = []
         defer {
+            release(prefetched)
             currentRound = nil
             if state == .delivering { state = .idle }
         }
@@ -161,13 +169,16 @@ actor DeliveryWorker {
             }
             // An explicit flush claims events whatever their backoff.
             let due = ignoringBackoff ? Date.distantFuture : now
-            let batch: [StoredEvent]
-            do {
-                batch = try queue.claimBatch(limit: configuration.deliverySize, maxBytes: destination.maxBatchBytes, now: due)
-            } catch {
-                report.lastError = "claim failed: \(error)"
-                report.stopReason = .queueError
-                return report
+            var batch = prefetched
+            prefetched = []
+            if batch.isEmpty {
+                do {
+                    batch = try queue.claimBatch(limit: configuration.deliverySize, maxBytes: destination.maxBatchBytes, now: due)
+                } catch {
+                    report.lastError = "claim failed: \(error)"
+                    report.stopReason = .queueError
+                    return report
+                }
             }
             if batch.isEmpty {
                 // Nothing due: bring retry times a clock change pushed too far back within the
@@ -179,7 +190,21 @@ actor DeliveryWorker {
                 report.stopReason = .drained
                 return report
             }
-            let result = await deliver(batch, deadline: deadline, report: &report)
+            // A full batch: more are likely due; claim the next while this one is in flight.
+            let prefetch = batch.count >= configuration.deliverySize
+                ? BatchPrefetch(queue: queue, limit: configuration.deliverySize, maxBytes: destination.maxBatchBytes,
+                                now: due, executor: prefetchExecutor)
+                : nil
+            let result = await deliver(batch, deadline: deadline, report: &report, prefetch: prefetch)
+            if let prefetch {
+                switch await prefetch.batch() {
+                case .success(let next): prefetched = next
+                case .failure(let error):
+                    report.lastError = "claim failed: \(error)"
+                    report.stopReason = .queueError
+                    return report
+                }
+            }
             progress?(report)
             if case .stop(let reason) = result {
                 report.stopReason = reason
@@ -211,9 +236,13 @@ actor DeliveryWorker {
         try? queue.holdDeliveries(until: until)
     }
 
-    /// Delivers one batch (splitting on 413) and settles every event of it.
-    private func deliver(_ batch: [StoredEvent], deadline: Date, report: inout DeliveryReport) async -> BatchResult {
+    /// Delivers one batch (splitting on 413) and settles every event of it, after `prefetch`
+    /// (the next batch's claim, running meanwhile) finished.
+    private func deliver(
+        _ batch: [StoredEvent], deadline: Date, report: inout DeliveryReport, prefetch: BatchPrefetch? = nil
+    ) async -> BatchResult {
         let result = await destination.deliver(batch, sentAt: configuration.clock())
+        _ = await prefetch?.batch()
         report.requests += 1
         let now = configuration.clock()
         if case .retry(_, let retryAfter?) = result.outcome {
