@@ -60,6 +60,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
 
     private let listener: Int32
     private let recordBodies: Bool
+    private let recordRequests: Bool
     private let lock = NSLock()
     private var script: [Action] = []
     private var recorded: [Request] = []
@@ -74,10 +75,13 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     /// - Parameters:
     ///   - defaultAction: the answer once the script is used up. Defaults to ``Action/ok``.
     ///   - recordBodies: whether to keep request bodies (turn off for load tests).
+    ///   - recordRequests: whether to keep each request in ``requests`` (turn off for long load
+    ///     runs, whose memory would grow with every request: the counters are kept either way).
     ///   - lifetime: seconds after which the server stops itself. Defaults to 60.
-    public init(defaultAction: Action = .ok, recordBodies: Bool = true, lifetime: TimeInterval = 60) throws {
+    public init(defaultAction: Action = .ok, recordBodies: Bool = true, recordRequests: Bool = true, lifetime: TimeInterval = 60) throws {
         self.defaultAction = defaultAction
-        self.recordBodies = recordBodies
+        self.recordBodies = recordBodies && recordRequests
+        self.recordRequests = recordRequests
         #if canImport(Glibc)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -120,7 +124,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     /// Adds actions for the next requests, in order.
     public func enqueue(_ actions: [Action]) { lock.withLock { script.append(contentsOf: actions) } }
 
-    /// Every request received, in order.
+    /// Every request received, in order (none when requests are not recorded).
     public var requests: [Request] { lock.withLock { recorded } }
     /// The number of requests received.
     public var requestCount: Int { lock.withLock { total } }
@@ -203,8 +207,10 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
                 total += 1
                 totalBytes += head.contentLength
                 let next = script.isEmpty ? defaultAction : script.removeFirst()
-                recorded.append(Request(method: head.method, path: head.path, headers: head.headers,
-                                        body: body, bodyLength: head.contentLength, action: next))
+                if recordRequests {
+                    recorded.append(Request(method: head.method, path: head.path, headers: head.headers,
+                                            body: body, bodyLength: head.contentLength, action: next))
+                }
                 return next
             }
             defer { lock.withLock { active -= 1 } }
