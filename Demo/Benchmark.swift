@@ -81,8 +81,12 @@ struct Benchmark {
         result.add("bytes_per_event", (Double(StoredSize.fileBytes(storePath)) / Double(backlog)).rounded(), unit: "B", target: "≤ 300")
 
         progress?.setStatus("reopen")
+        // Memory of the delivery phase on its own: what it adds to the ingest's.
+        let beforeDelivery = ResidentMemory.currentMegabytes()
+        let beforeDeliveryAnonymous = ResidentMemory.anonymousMegabytes()
+        let deliverySampler = ResidentMemory.Sampler()
         // 4. Reopen with the backlog, accept the next event; then deliver it all.
-        let collector = try LoopbackHTTPServer(recordBodies: false, lifetime: 900)
+        let collector = try LoopbackHTTPServer(recordBodies: false, recordRequests: false, lifetime: 900)
         defer { collector.stop() }
         var deliveryConfiguration = AnalyticsConfiguration.commandLine(storePath: storePath)
         deliveryConfiguration.destination = .segment(endpoint: collector.baseURL, writeKey: "bench-write-key")
@@ -108,12 +112,17 @@ struct Benchmark {
         let deliverySeconds = Double(DispatchTime.now().uptimeNanoseconds - deliveryStart) / 1e9
         result.add("delivery_events_per_s", (Double(delivered) / deliverySeconds).rounded(), unit: "ev/s", target: "≥ 100000")
         await reopened.close()
+        let deliveryPeak = deliverySampler.stop()
 
         let peak = sampler.stop()
         result.add("baseline_rss_mb", (baseline * 10).rounded() / 10, unit: "MB")
         result.add("peak_rss_mb", (peak.total * 10).rounded() / 10, unit: "MB", target: "≤ baseline + 16")
         result.add("baseline_rss_anon_mb", (baselineAnonymous * 10).rounded() / 10, unit: "MB")
         result.add("peak_rss_anon_mb", (peak.anonymous * 10).rounded() / 10, unit: "MB", target: "(heap only)")
+        result.add("delivery_start_rss_mb", (beforeDelivery * 10).rounded() / 10, unit: "MB")
+        result.add("delivery_peak_rss_mb", (deliveryPeak.total * 10).rounded() / 10, unit: "MB", target: "(delivery phase)")
+        result.add("delivery_start_rss_anon_mb", (beforeDeliveryAnonymous * 10).rounded() / 10, unit: "MB")
+        result.add("delivery_peak_rss_anon_mb", (deliveryPeak.anonymous * 10).rounded() / 10, unit: "MB", target: "(delivery phase)")
 
         // 5. Send cost on the path an app runs, `analytics.reporter(for:)`, with every stage on:
         // privacy gate (a consent category), contract validator, duplicate detector, hydration and
@@ -155,6 +164,11 @@ struct Benchmark {
         for stage in breakdown.stages {
             result.add("stage_ns_\(stage.name)", Double(stage.nanosecondsP50), unit: "ns", target: "(p50)")
         }
+
+        // 6. The peer workload, in a fresh child process (see PeerWorkload).
+        progress?.setStatus("peer workload (child process)")
+        result.add(PeerWorkload.key, try PeerWorkload.measureInChild(), unit: "MB",
+                   target: "< \(PeerWorkload.peerPeakMegabytes) (quoted peer)")
         return result
     }
 }
