@@ -124,46 +124,27 @@ struct Benchmark {
         result.add("delivery_start_rss_anon_mb", (beforeDeliveryAnonymous * 10).rounded() / 10, unit: "MB")
         result.add("delivery_peak_rss_anon_mb", (deliveryPeak.anonymous * 10).rounded() / 10, unit: "MB", target: "(delivery phase)")
 
-        // 5. Send cost on the path an app runs, `analytics.reporter(for:)`, with every stage on:
-        // privacy gate (a consent category), contract validator, duplicate detector, hydration and
-        // redaction; on a store of its own, after the memory figures so they keep their meaning.
+        // 5. Send cost on the path an app runs, every data-quality stage on. The events satisfy a
+        // contract that describes them and each is distinct, as in an app whose contract matches
+        // its code; `_flagged` repeats the 96 variants against the demo's contract, which they
+        // break, so every event is flagged (unknown fields, duplicate) and reported.
         progress?.setStatus("full stack send cost")
-        let contractPath = directory.appendingPathComponent("contract.json").path
-        try Data(DemoContract.json.utf8).write(to: URL(fileURLWithPath: contractPath))
-        let stackStorePath = directory.appendingPathComponent("stack.sqlite").path
-        var stackConfiguration = AnalyticsConfiguration.commandLine(storePath: stackStorePath)
-        stackConfiguration.contractPath = contractPath
-        stackConfiguration.consentCategories = ["Marketing"]
-        stackConfiguration.batch = BatchConfiguration(maxQueueBytes: Self.backlogByteBudget)
-        let stack = try Analytics(configuration: stackConfiguration)
-        guard stack.quality.validator != nil, !stackConfiguration.redaction.keys.isEmpty, stackConfiguration.duplicateWindow > 0 else {
-            throw BenchError("the full stack is not on: contract, redaction and duplicates must all be configured")
-        }
-        let app = LoadGenerator(reporter: stack.reporter(for: OnboardingAnalytics.self))
-        var stackLatencies = [UInt64](repeating: 0, count: min(sends, 100_000))
-        for index in stackLatencies.indices {
-            let userData = variants[index % 96]
-            let start = DispatchTime.now().uptimeNanoseconds
-            app.send(index, userData: userData)
-            stackLatencies[index] = DispatchTime.now().uptimeNanoseconds - start
-        }
-        progress?.setStatus("per-stage breakdown")
-        let breakdown = StageBreakdown(processors: stack.quality.processors, dispatcher: stack.dispatcher)
-            .measure(count: min(sends, 20_000), userData: variants)
-        let stackDrained = await stack.drain(timeout: 600)
-        let stackCounters = stack.counters
-        await stack.close()
-        let stackSent = stackLatencies.count + breakdown.sent
-        guard stackDrained.persisted, stackCounters.persisted == stackSent else {
-            throw BenchError("full stack sends incomplete: \(stackCounters.persisted) of \(stackSent) persisted")
-        }
-        stackLatencies.sort()
-        result.add("send_ns_p50_stack", Double(stackLatencies[stackLatencies.count / 2]), unit: "ns", target: "≤ 2000")
-        result.add("send_ns_p99_stack", Double(stackLatencies[stackLatencies.count * 99 / 100]), unit: "ns")
-        result.add("bytes_per_event_stack", (Double(StoredSize.fileBytes(stackStorePath)) / Double(stackSent)).rounded(), unit: "B", target: "≤ 300")
-        for stage in breakdown.stages {
+        let stackSends = min(sends, 100_000)
+        let breakdownSends = min(sends, 20_000)
+        let distinct = (0..<(stackSends + breakdownSends)).map { load.distinctUserData(for: $0) }
+        let stack = try await StackPhase(contractJSON: BenchContract.json, userData: Array(distinct[..<stackSends]),
+                                         breakdownUserData: Array(distinct[stackSends...]), directory: directory).run(name: "stack")
+        result.add("send_ns_p50_stack", Double(stack.latencies[stack.latencies.count / 2]), unit: "ns", target: "≤ 2000")
+        result.add("send_ns_p99_stack", Double(stack.latencies[stack.latencies.count * 99 / 100]), unit: "ns")
+        result.add("bytes_per_event_stack", stack.bytesPerEvent, unit: "B", target: "≤ 300")
+        for stage in stack.stages {
             result.add("stage_ns_\(stage.name)", Double(stage.nanosecondsP50), unit: "ns", target: "(p50)")
         }
+        progress?.setStatus("full stack send cost, every event flagged")
+        let repeated = (0..<min(sends, 50_000)).map { variants[$0 % 96] }
+        let flagged = try await StackPhase(contractJSON: DemoContract.json, userData: repeated, directory: directory).run(name: "flagged")
+        result.add("send_ns_p50_stack_flagged", Double(flagged.latencies[flagged.latencies.count / 2]), unit: "ns", target: "(every event flagged)")
+        result.add("bytes_per_event_stack_flagged", flagged.bytesPerEvent, unit: "B", target: "(flags stored)")
 
         // 6. The peer workload, in a fresh child process (see PeerWorkload).
         progress?.setStatus("peer workload (child process)")

@@ -35,6 +35,27 @@ struct LoadGenerator {
         }
     }
 
+    /// The `index`-th event's four fields with its integer field set to `index`, so that no two
+    /// events of a run are alike (none is flagged a duplicate).
+    func distinctUserData(for index: Int) -> UserData {
+        var data = userData(for: index)
+        switch index % 3 {
+        case 0: data["quantity"] = .int(index)
+        case 1: data["position"] = .int(index)
+        default: data["attempt"] = .int(index)
+        }
+        return data
+    }
+
+    /// The `index`-th event of the mix as a plugin would see it before any stage.
+    func trackedEvent(_ index: Int, userData: UserData) -> TrackedEvent {
+        switch index % 3 {
+        case 0: TrackedEvent(category: Cart.category, name: Cart.Name.add.rawValue, action: Cart.Action.select.rawValue, userData: userData)
+        case 1: TrackedEvent(category: WishlistAnalytics.category, name: WishlistAnalytics.Name.add.rawValue, action: WishlistAnalytics.Action.tap.rawValue, userData: userData)
+        default: TrackedEvent(category: OnboardingAnalytics.category, name: OnboardingAnalytics.Name.login.rawValue, action: OnboardingAnalytics.Action.submitted.rawValue, userData: userData)
+        }
+    }
+
     /// Sends the `index`-th event of the mix and returns its receipts.
     @discardableResult
     func send(_ index: Int) -> [Receipt] { send(index, userData: userData(for: index)) }

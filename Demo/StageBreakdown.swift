@@ -3,7 +3,7 @@ import Foundation
 import Tracking
 
 /// Where a send's microseconds go: each processor of a stack, then the Dispatcher, timed one
-/// at a time on the same events, as `EventReporter` runs them.
+/// at a time on the same events, in place, as `EventReporter` runs them.
 struct StageBreakdown {
     /// The processors, in order.
     let processors: [any EventProcessor]
@@ -24,24 +24,25 @@ struct StageBreakdown {
         let sent: Int
     }
 
-    /// Sends `count` events of the benchmark's mix, timing each step.
-    func measure(count: Int, userData: [UserData]) -> Measurement {
+    /// Sends `events` (made when asked for, untimed), timing each step.
+    func measure(count: Int, event makeEvent: (Int) -> TrackedEvent) -> Measurement {
         var samples = [[UInt64]](repeating: [], count: processors.count + 2)
         for index in samples.indices { samples[index].reserveCapacity(count) }
         var sent = 0
         for index in 0..<count {
+            let made = makeEvent(index)
             var start = DispatchTime.now().uptimeNanoseconds
-            var event: TrackedEvent? = TrackedEvent(category: "Cart", name: "add", action: "select", userData: userData[index % userData.count])
+            var event = TrackedEvent(category: made.category, name: made.name, action: made.action, userData: made.userData)
             var end = DispatchTime.now().uptimeNanoseconds
             samples[0].append(end - start)
-            for (stage, processor) in processors.enumerated() {
-                guard let current = event else { break }
+            var kept = true
+            for (stage, processor) in processors.enumerated() where kept {
                 start = end
-                event = processor.process(current)
+                kept = processor.processInPlace(&event)
                 end = DispatchTime.now().uptimeNanoseconds
                 samples[stage + 1].append(end - start)
             }
-            guard let event else { continue }
+            guard kept else { continue }
             start = DispatchTime.now().uptimeNanoseconds
             if dispatcher.send(event) != nil { sent += 1 }
             samples[processors.count + 1].append(DispatchTime.now().uptimeNanoseconds - start)

@@ -1,0 +1,70 @@
+import Analytics
+import DataQuality
+import Dispatcher
+import Foundation
+import Onboarding
+import Tracking
+
+/// The send cost on the path an app runs, `analytics.reporter(for:)`, with every data-quality
+/// stage on: privacy gate (a consent category), contract validator, duplicate detector,
+/// hydration and redaction (the default sensitive keys, hashed), on a store of its own.
+struct StackPhase {
+    /// The contract the stack validates against.
+    let contractJSON: String
+    /// The userData of each send, in order: made beforehand, so only `send` is timed.
+    let userData: [UserData]
+    /// The userData of the sends timed stage by stage, after the others (none when empty).
+    var breakdownUserData: [UserData] = []
+    /// The folder the store and contract go in.
+    let directory: URL
+
+    /// What one run measured.
+    struct Figures {
+        /// Each send's cost, sorted.
+        let latencies: [UInt64]
+        /// The store's bytes per event after close.
+        let bytesPerEvent: Double
+        /// Where the time goes, stage by stage (empty unless asked for).
+        let stages: [StageBreakdown.Stage]
+    }
+
+    /// Sends every `userData` through the stack, then every `breakdownUserData` one stage at a
+    /// time; drains and closes.
+    /// - Throws: ``BenchError`` when a stage is not on or an event did not reach the store.
+    func run(name: String) async throws -> Figures {
+        let contractPath = directory.appendingPathComponent("\(name)-contract.json").path
+        try Data(contractJSON.utf8).write(to: URL(fileURLWithPath: contractPath))
+        let storePath = directory.appendingPathComponent("\(name).sqlite").path
+        var configuration = AnalyticsConfiguration.commandLine(storePath: storePath)
+        configuration.contractPath = contractPath
+        configuration.consentCategories = ["Marketing"]
+        configuration.batch = BatchConfiguration(maxQueueBytes: Benchmark.backlogByteBudget)
+        let stack = try Analytics(configuration: configuration)
+        guard stack.quality.validator != nil, !configuration.redaction.keys.isEmpty, configuration.duplicateWindow > 0 else {
+            throw BenchError("the full stack is not on: contract, redaction and duplicates must all be configured")
+        }
+        let app = LoadGenerator(reporter: stack.reporter(for: OnboardingAnalytics.self))
+        var latencies = [UInt64](repeating: 0, count: userData.count)
+        for index in userData.indices {
+            let data = userData[index]
+            let start = DispatchTime.now().uptimeNanoseconds
+            app.send(index, userData: data)
+            latencies[index] = DispatchTime.now().uptimeNanoseconds - start
+        }
+        var breakdown = StageBreakdown.Measurement(stages: [], sent: 0)
+        if !breakdownUserData.isEmpty {
+            let offset = userData.count
+            breakdown = StageBreakdown(processors: stack.quality.processors, dispatcher: stack.dispatcher)
+                .measure(count: breakdownUserData.count) { app.trackedEvent(offset + $0, userData: breakdownUserData[$0]) }
+        }
+        let drained = await stack.drain(timeout: 600)
+        let counters = stack.counters
+        await stack.close()
+        let sent = latencies.count + breakdown.sent
+        guard drained.persisted, counters.persisted == sent else {
+            throw BenchError("full stack sends incomplete: \(counters.persisted) of \(sent) persisted")
+        }
+        latencies.sort()
+        return Figures(latencies: latencies, bytesPerEvent: (Double(StoredSize.fileBytes(storePath)) / Double(sent)).rounded(), stages: breakdown.stages)
+    }
+}
