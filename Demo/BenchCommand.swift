@@ -13,7 +13,7 @@ enum BenchCommand {
     /// The options `bench` parses and its help lists.
     static let spec = CommandSpec(
         name: "bench",
-        synopsis: "[--quick] [--json] [--backlog N] [--sends N] [--progress]",
+        synopsis: "[--quick] [--json] [--backlog N] [--sends N] [--progress] [--peer-workload]",
         summary: """
         Measures send cost, ingest, delivery, memory, store size and reopen time, with a
         plain-SQLite reference from the same run. Run it in release: swift run -c release demo bench.
@@ -25,6 +25,7 @@ enum BenchCommand {
             .value("backlog", "N", "Events in the backlog, 1000 to 50000000 (default 1000000)."),
             .value("sends", "N", "Sends timed, 1000 to 10000000 (default 200000)."),
             .flag("progress", "Report the phase on standard error once a second after 2 s\n(on by default when standard error is a terminal)."),
+            .flag("peer-workload", "Only the peer workload (100000 tracks with 4 properties\nthrough Analytics to a store), printing peer_peak_rss_mb;\nthe bench runs it in a fresh child process."),
         ],
         brief: "Measures send cost, ingest, delivery, memory, store size, reopen time.")
 
@@ -36,6 +37,10 @@ enum BenchCommand {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tracking-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
+        if options.has("peer-workload") {
+            say("\(PeerWorkload.key) \(try await PeerWorkload.run(directory: directory))")
+            return 0
+        }
         let progress = ProgressPrinter(enabled: ProgressPrinter.isEnabled(options)) { status, elapsed in
             "bench: progress: \(status.isEmpty ? "starting" : status), \(Int(elapsed)) s"
         }

@@ -12,6 +12,10 @@ enum ResidentMemory {
     /// Anonymous resident memory (heap, stacks) now, in MiB.
     static func anonymousMegabytes() -> Double { field("RssAnon") }
 
+    /// The most resident memory this process ever had (`VmHWM`, the kernel's high-water mark),
+    /// in MiB.
+    static func highWaterMegabytes() -> Double { field("VmHWM") }
+
     private static func field(_ name: String) -> Double {
         #if os(Linux)
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }

@@ -100,6 +100,24 @@ struct DeliveryWorkerTests {
         #expect(queue.storedEvents.isEmpty)
     }
 
+    @Test("overlapped store work: a batch delivered whole is acknowledged, a batch claimed ahead is released untouched when the round stops")
+    func overlappedQueueWork() async throws {
+        let events = DeliveryFixtures.encodedEvents(25)
+        let queue = InMemoryDeliveryQueue(events: events, createdAt: start)
+        let spy = SpyTransport(responses: [.success(HTTPResponse(statusCode: 200)), .success(HTTPResponse(statusCode: 503))])
+        let log = AttemptLog()
+        let worker = try makeWorker(queue: queue, spy: spy, clock: ManualClock(start), log: log)
+        let report = await worker.deliverAvailable(deadline: start.addingTimeInterval(60))
+        #expect(report.delivered == 10 && report.retried == 10 && report.stopReason == .backingOff)
+        #expect(queue.acknowledged == events.prefix(10).map(\.id), "the first batch, acknowledged beside the second request")
+        #expect(queue.events(.inFlight).isEmpty, "nothing is left in flight")
+        let untouched = queue.events(.pending).filter { $0.attempts == 0 }
+        #expect(untouched.map(\.event.id) == events.suffix(5).map(\.id), "the third batch, claimed ahead, is back untouched")
+        #expect(log.attempts.first?.decision == .acknowledge && log.attempts.first?.statusCode == 200)
+        #expect(log.attempts.first?.ids == events.prefix(10).map(\.id))
+        #expect(spy.requests.count == 2)
+    }
+
     @Test("a 400 rejects the batch and the round goes on")
     func badRequestRejects() async throws {
         let queue = InMemoryDeliveryQueue(events: DeliveryFixtures.encodedEvents(20), createdAt: start)

@@ -171,6 +171,9 @@ struct BenchCommandTests {
         #expect(value("reopen_ms") > 0 && value("reopen_ms") < 60_000)
         #if os(Linux)
         #expect(value("baseline_rss_mb") > 0 && value("peak_rss_mb") >= value("baseline_rss_mb"))
+        #expect(value("delivery_peak_rss_mb") >= value("delivery_start_rss_mb") && value("delivery_start_rss_mb") > 0)
+        // Measured in a child process of its own: its peak is its own, above a process's bare minimum.
+        #expect(value("peer_peak_rss_mb") > 1 && value("peer_peak_rss_mb") < 10_000)
         #endif
     }
 }

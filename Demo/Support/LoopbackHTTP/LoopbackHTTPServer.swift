@@ -60,6 +60,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
 
     private let listener: Int32
     private let recordBodies: Bool
+    private let recordRequests: Bool
     private let lock = NSLock()
     private var script: [Action] = []
     private var recorded: [Request] = []
@@ -74,10 +75,13 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     /// - Parameters:
     ///   - defaultAction: the answer once the script is used up. Defaults to ``Action/ok``.
     ///   - recordBodies: whether to keep request bodies (turn off for load tests).
+    ///   - recordRequests: whether to keep each request in ``requests`` (turn off for long load
+    ///     runs, whose memory would grow with every request: the counters are kept either way).
     ///   - lifetime: seconds after which the server stops itself. Defaults to 60.
-    public init(defaultAction: Action = .ok, recordBodies: Bool = true, lifetime: TimeInterval = 60) throws {
+    public init(defaultAction: Action = .ok, recordBodies: Bool = true, recordRequests: Bool = true, lifetime: TimeInterval = 60) throws {
         self.defaultAction = defaultAction
-        self.recordBodies = recordBodies
+        self.recordBodies = recordBodies && recordRequests
+        self.recordRequests = recordRequests
         #if canImport(Glibc)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -120,7 +124,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     /// Adds actions for the next requests, in order.
     public func enqueue(_ actions: [Action]) { lock.withLock { script.append(contentsOf: actions) } }
 
-    /// Every request received, in order.
+    /// Every request received, in order (none when requests are not recorded).
     public var requests: [Request] { lock.withLock { recorded } }
     /// The number of requests received.
     public var requestCount: Int { lock.withLock { total } }
@@ -177,6 +181,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
 
     // MARK: - One connection
 
+    /// Serves one connection's requests in turn. Every body is read in full; the bytes of a
+    /// request are dropped from the connection's buffer only once it is answered, so a body is
+    /// never moved or copied (unless bodies are recorded).
     private func serve(_ connection: Int32) {
         defer {
             lock.withLock { _ = connections.remove(connection) }
@@ -184,23 +191,26 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         }
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 16)
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while !isStopped {
-            guard let head = readHead(connection, &buffer) else { return }
-            if head.headers["expect"]?.lowercased() == "100-continue", buffer.count < head.contentLength {
+            guard let head = readHead(connection, &buffer, chunk: &chunk) else { return }
+            if head.headers["expect"]?.lowercased() == "100-continue", buffer.count - head.bodyStart < head.contentLength {
                 guard writeAll(connection, Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)) else { return }
             }
-            guard readBody(connection, &buffer, length: head.contentLength) else { return }
-            let body = Array(buffer[0..<head.contentLength])
-            buffer.removeFirst(head.contentLength)
+            let bodyEnd = head.bodyStart + head.contentLength
+            guard readBody(connection, &buffer, upTo: bodyEnd, chunk: &chunk) else { return }
+            let body = recordBodies ? Data(buffer[head.bodyStart..<bodyEnd]) : Data()
+            buffer.removeFirst(bodyEnd)
             let action: Action = lock.withLock {
                 active += 1
                 maxActive = max(maxActive, active)
                 total += 1
-                totalBytes += body.count
+                totalBytes += head.contentLength
                 let next = script.isEmpty ? defaultAction : script.removeFirst()
-                recorded.append(Request(method: head.method, path: head.path, headers: head.headers,
-                                        body: recordBodies ? Data(body) : Data(), bodyLength: body.count,
-                                        action: next))
+                if recordRequests {
+                    recorded.append(Request(method: head.method, path: head.path, headers: head.headers,
+                                            body: body, bodyLength: head.contentLength, action: next))
+                }
                 return next
             }
             defer { lock.withLock { active -= 1 } }
@@ -228,62 +238,73 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         var path: String
         var headers: [String: String]
         var contentLength: Int
+        /// Where the body starts in the connection's buffer.
+        var bodyStart: Int
     }
 
-    /// Reads until a full request head is buffered, parses it and removes it from `buffer`.
-    private func readHead(_ connection: Int32, _ buffer: inout [UInt8]) -> Head? {
-        let terminator: [UInt8] = [13, 10, 13, 10]
+    /// Reads until a full request head is buffered and parses it; the head stays in `buffer`.
+    private func readHead(_ connection: Int32, _ buffer: inout [UInt8], chunk: inout [UInt8]) -> Head? {
         var searchFrom = 0
         while true {
-            if buffer.count >= 4 {
-                var index = max(0, searchFrom - 3)
-                while index + 4 <= buffer.count {
-                    if buffer[index] == 13, buffer[index + 1] == 10, buffer[index + 2] == 13, buffer[index + 3] == 10 {
-                        let text = String(decoding: buffer[0..<index], as: UTF8.self)
-                        buffer.removeFirst(index + terminator.count)
-                        return parseHead(text)
-                    }
-                    index += 1
+            var index = max(0, searchFrom - 3)
+            while index + 4 <= buffer.count {
+                if buffer[index] == 13, buffer[index + 1] == 10, buffer[index + 2] == 13, buffer[index + 3] == 10 {
+                    return parseHead(buffer[0..<index], bodyStart: index + 4)
                 }
-                searchFrom = buffer.count
+                index += 1
             }
-            guard receive(connection, &buffer) else { return nil }
+            searchFrom = buffer.count
+            guard receive(connection, &buffer, chunk: &chunk) else { return nil }
         }
     }
 
-    private func parseHead(_ text: String) -> Head? {
-        let lines = text.components(separatedBy: "\r\n")
+    /// Parses a request line and header fields (names lowercased, values trimmed).
+    private func parseHead(_ bytes: ArraySlice<UInt8>, bodyStart: Int) -> Head? {
+        let lines = bytes.split(separator: 10, omittingEmptySubsequences: false).map { line in
+            String(decoding: line.last == 13 ? line.dropLast() : line, as: UTF8.self)
+        }
         let requestLine = lines.first?.split(separator: " ") ?? []
         guard requestLine.count >= 2 else { return nil }
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let value = line[line.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
+            headers[line[..<colon].lowercased()] = String(value.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
         }
         let length = headers["content-length"].flatMap { Int($0) } ?? 0
         return Head(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers,
-                    contentLength: max(0, length))
+                    contentLength: max(0, length), bodyStart: bodyStart)
     }
 
-    private func readBody(_ connection: Int32, _ buffer: inout [UInt8], length: Int) -> Bool {
-        while buffer.count < length {
-            guard receive(connection, &buffer) else { return false }
+    private func readBody(_ connection: Int32, _ buffer: inout [UInt8], upTo end: Int, chunk: inout [UInt8]) -> Bool {
+        while buffer.count < end {
+            guard receive(connection, &buffer, chunk: &chunk) else { return false }
         }
         return true
     }
 
-    /// Appends what arrives to `buffer`, waiting in short polls so that ``stop()`` is noticed.
-    private func receive(_ connection: Int32, _ buffer: inout [UInt8]) -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    /// Appends what arrives to `buffer`, through `chunk`: at once when bytes are waiting,
+    /// otherwise in short polls so that ``stop()`` is noticed.
+    private func receive(_ connection: Int32, _ buffer: inout [UInt8], chunk: inout [UInt8]) -> Bool {
+        var wait = false
         while !isStopped {
-            var poller = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, 100)
-            if ready == 0 { continue }
-            if ready < 0 { return errno == EINTR }
-            let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { return count < 0 && errno == EINTR }
-            buffer.append(contentsOf: chunk[0..<count])
-            return true
+            if wait {
+                var poller = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&poller, 1, 100)
+                if ready == 0 { continue }
+                if ready < 0 { return errno == EINTR }
+            }
+            let count = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count > 0 {
+                buffer.append(contentsOf: chunk[0..<count])
+                return true
+            }
+            if count == 0 { return false }
+            switch errno {
+            case EAGAIN, EWOULDBLOCK: wait = true
+            case EINTR: continue
+            default: return false
+            }
         }
         return false
     }

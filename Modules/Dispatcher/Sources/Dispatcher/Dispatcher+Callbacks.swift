@@ -11,8 +11,7 @@ extension Dispatcher {
     func didPersist(_ events: [EncodedEvent], _ outcome: InsertOutcome) {
         let now = Date()
         let flagged = events.reduce(0) { $0 + ($1.flagsJSON.count > 2 ? 1 : 0) }
-        let duplicates = Set(outcome.duplicates)
-        timeline.record(TimelineStep(kind: .persisted, at: now), for: events.lazy.map(\.id).filter { !duplicates.contains($0) })
+        timeline.record(TimelineStep(kind: .persisted, at: now), for: persistedIDs(of: events, duplicates: outcome.duplicates))
         if !outcome.evicted.isEmpty { timeline.record(TimelineStep(kind: .evicted, at: now), for: outcome.evicted) }
         let initialCount = configuration.strategy.contains(.initialEvents) ? configuration.batch.initialEventsCount : 0
         let wantsDelivery = lock.withLock {
@@ -31,11 +30,19 @@ extension Dispatcher {
         }
     }
 
+    /// The ids of `events` except the `duplicates` the store skipped, hashing nothing when there
+    /// are none (the usual case).
+    private func persistedIDs(of events: [EncodedEvent], duplicates: [UUID]) -> [UUID] {
+        guard !duplicates.isEmpty else { return events.map(\.id) }
+        let skipped = Set(duplicates)
+        return events.lazy.map(\.id).filter { !skipped.contains($0) }
+    }
+
     func didAttempt(_ attempt: DeliveryAttempt) {
         let summary = attempt.decision.summary(statusCode: attempt.statusCode)
-        // One journal entry per attempt number (a batch usually shares one), not per event.
-        for (number, entries) in Dictionary(grouping: attempt.events, by: \.number) {
-            timeline.record(TimelineStep(kind: .attempt, at: attempt.at, attempt: number, detail: summary), for: entries.map(\.id))
+        // One timeline entry per attempt number (a batch usually shares one), not per event.
+        for (number, ids) in attempt.idsByNumber {
+            timeline.record(TimelineStep(kind: .attempt, at: attempt.at, attempt: number, detail: summary), for: ids)
         }
         // Counted here, per settled attempt, so that rounds whose report nobody waits for
         // (a flush that timed out, an automatic round) still count.

@@ -24,4 +24,20 @@ struct DeliveryAttempt: Sendable, Equatable {
 
     /// The event ids.
     var ids: [UUID] { events.map(\.id) }
+
+    /// The event ids grouped by attempt number, numbers in first-seen order; one group, built
+    /// without hashing, when every event shares one number (the usual case).
+    var idsByNumber: [(number: Int, ids: [UUID])] {
+        guard let first = events.first?.number else { return [] }
+        if events.allSatisfy({ $0.number == first }) { return [(first, ids)] }
+        var groups: [(number: Int, ids: [UUID])] = []
+        for entry in events {
+            if let index = groups.firstIndex(where: { $0.number == entry.number }) {
+                groups[index].ids.append(entry.id)
+            } else {
+                groups.append((entry.number, [entry.id]))
+            }
+        }
+        return groups
+    }
 }

@@ -11,6 +11,9 @@ import Foundation
 /// Every event claimed is settled before the round returns: none is left in flight.
 ///
 /// Rounds never overlap: a call made while a round runs waits for it, then runs its own.
+/// Within a round, the store's work overlaps the request in flight (``OverlappedQueueWork``):
+/// a batch delivered whole is acknowledged beside the next request, and after a full batch the
+/// next one is claimed meanwhile (released, no attempt counted, when the round stops instead).
 ///
 /// Events wait for their retry time (the retry policy's backoff, or the collector's
 /// `Retry-After`). A round started with `ignoringBackoff` (an explicit flush) delivers them at
@@ -50,6 +53,8 @@ actor DeliveryWorker {
     private var holdWait: TimedWait?
     /// Where the worker's code runs: a serial queue of its own.
     nonisolated let executor: QueueExecutor
+    /// Where queue work overlaps a request in flight (``OverlappedQueueWork``): a serial queue of its own.
+    private nonisolated let overlapExecutor: QueueExecutor
 
     /// The worker's own serial executor (see the type's documentation).
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
@@ -73,6 +78,7 @@ actor DeliveryWorker {
         self.observer = observer
         self.progress = progress
         executor = QueueExecutor(label: "Dispatcher.delivery." + destination.name)
+        overlapExecutor = QueueExecutor(label: "Dispatcher.delivery." + destination.name + ".overlap")
     }
 
     /// Delivers due events until none is left, a batch fails, or `deadline` passes.
@@ -124,26 +130,51 @@ actor DeliveryWorker {
 
     private enum BatchResult {
         case completed
+        /// Delivered whole: to be acknowledged in the store beside the next request.
+        case acknowledgeLater(DeferredAcknowledgement)
         case stop(DeliveryStopReason)
+    }
+
+    /// A batch the collector acknowledged whole, whose store update waits to overlap the next
+    /// request (see ``OverlappedQueueWork``).
+    private struct DeferredAcknowledgement {
+        var events: [StoredEvent]
+        var statusCode: Int?
+        var at: Date
+    }
+
+    /// What a round carries from one batch to the next: the batch claimed ahead and the
+    /// acknowledgement waiting to be made.
+    private struct RoundCarry {
+        var prefetched: [StoredEvent] = []
+        var acknowledgement: DeferredAcknowledgement?
     }
 
     private func runRound(deadline: Date, ignoringBackoff: Bool) async -> DeliveryReport {
         var report = DeliveryReport()
+        var carry = RoundCarry()
+        await deliverBatches(deadline: deadline, ignoringBackoff: ignoringBackoff, report: &report, carry: &carry)
+        // Nothing stays in flight: acknowledge what waits, release what was claimed ahead.
+        if !acknowledgeNow(&carry, report: &report) { report.stopReason = .queueError }
+        release(carry.prefetched)
+        currentRound = nil
+        if state == .delivering { state = .idle }
+        return report
+    }
+
+    /// The round's batches, until one of them stops it (``DeliveryReport/stopReason`` set).
+    private func deliverBatches(deadline: Date, ignoringBackoff: Bool, report: inout DeliveryReport, carry: inout RoundCarry) async {
         /// The hold this round already waited for (a test clock may not have moved meanwhile).
         var waitedFor: Date?
-        defer {
-            currentRound = nil
-            if state == .delivering { state = .idle }
-        }
         while true {
             if Task.isCancelled || state == .stopped || finishRequested {
                 report.stopReason = .stopped
-                return report
+                return
             }
             let now = configuration.clock()
             if now >= deadline {
                 report.stopReason = .deadline
-                return report
+                return
             }
             if ignoringBackoff, let hold = activeHold(now: now), hold != waitedFor {
                 if hold < deadline {
@@ -157,17 +188,24 @@ actor DeliveryWorker {
                 report.stopReason = .backingOff
                 report.earliestNextAttempt = min(report.earliestNextAttempt ?? hold, hold)
                 report.lastError = report.lastError ?? "the collector asked (Retry-After) to wait until \(hold)"
-                return report
+                return
             }
             // An explicit flush claims events whatever their backoff.
             let due = ignoringBackoff ? Date.distantFuture : now
-            let batch: [StoredEvent]
-            do {
-                batch = try queue.claimBatch(limit: configuration.deliverySize, maxBytes: destination.maxBatchBytes, now: due)
-            } catch {
-                report.lastError = "claim failed: \(error)"
-                report.stopReason = .queueError
-                return report
+            var batch = carry.prefetched
+            carry.prefetched = []
+            if batch.isEmpty {
+                guard acknowledgeNow(&carry, report: &report) else {
+                    report.stopReason = .queueError
+                    return
+                }
+                do {
+                    batch = try queue.claimBatch(limit: configuration.deliverySize, maxBytes: destination.maxBatchBytes, now: due)
+                } catch {
+                    report.lastError = "claim failed: \(error)"
+                    report.stopReason = .queueError
+                    return
+                }
             }
             if batch.isEmpty {
                 // Nothing due: bring retry times a clock change pushed too far back within the
@@ -177,15 +215,73 @@ actor DeliveryWorker {
                     report.earliestNextAttempt = min(report.earliestNextAttempt ?? waiting, waiting)
                 }
                 report.stopReason = .drained
-                return report
+                return
             }
-            let result = await deliver(batch, deadline: deadline, report: &report)
-            progress?(report)
-            if case .stop(let reason) = result {
+            // Beside this request: the last batch's acknowledgement, and after a full batch the
+            // next batch's claim.
+            let waiting = carry.acknowledgement
+            carry.acknowledgement = nil
+            let claimAhead = batch.count >= configuration.deliverySize
+            let overlapped = waiting != nil || claimAhead
+                ? OverlappedQueueWork(
+                    queue: queue, acknowledging: waiting?.events.map(\.event.id) ?? [],
+                    claim: claimAhead ? .init(limit: configuration.deliverySize, maxBytes: destination.maxBatchBytes, now: due) : nil,
+                    executor: overlapExecutor)
+                : nil
+            let sent = await destination.deliver(batch, sentAt: configuration.clock())
+            var claimError: (any Error)?
+            if let overlapped {
+                let outcome = await overlapped.outcome()
+                if let waiting, !recordAcknowledgement(waiting, outcome.acknowledged ?? .success(()), report: &report) {
+                    release(batch)
+                    report.stopReason = .queueError
+                    return
+                }
+                switch outcome.claimed {
+                case .success(let next)?: carry.prefetched = next
+                case .failure(let error)?: claimError = error
+                case nil: break
+                }
+            }
+            let result = await settle(batch, after: sent, deadline: deadline, report: &report, mayDefer: true)
+            switch result {
+            case .completed: progress?(report)
+            case .acknowledgeLater(let acknowledgement): carry.acknowledgement = acknowledgement
+            case .stop(let reason):
+                progress?(report)
                 report.stopReason = reason
-                return report
+                return
+            }
+            if let claimError {
+                report.lastError = "claim failed: \(claimError)"
+                report.stopReason = .queueError
+                return
             }
         }
+    }
+
+    /// Makes the acknowledgement that waits, if any, now. - Returns: false when the queue failed.
+    private func acknowledgeNow(_ carry: inout RoundCarry, report: inout DeliveryReport) -> Bool {
+        guard let waiting = carry.acknowledgement else { return true }
+        carry.acknowledgement = nil
+        return recordAcknowledgement(waiting, Result { try queue.acknowledge(waiting.events.map(\.event.id)) }, report: &report)
+    }
+
+    /// Counts a deferred acknowledgement made with `result` and tells the observer, then the
+    /// progress callback (a batch counts as settled once acknowledged).
+    /// - Returns: false when the queue failed (recorded in the report; the events stay in flight,
+    ///   where the store's recovery on reopen finds them).
+    private func recordAcknowledgement(
+        _ acknowledgement: DeferredAcknowledgement, _ result: Result<Void, any Error>, report: inout DeliveryReport
+    ) -> Bool {
+        if case .failure(let error) = result {
+            report.lastError = "settling \(acknowledgement.events.count) events failed: \(error)"
+            return false
+        }
+        report.delivered += acknowledgement.events.count
+        notify(acknowledgement.events, .acknowledge, statusCode: acknowledgement.statusCode, at: acknowledgement.at)
+        progress?(report)
+        return true
     }
 
     /// The collector's `Retry-After` when it has not passed at `now` (at most the retry policy's
@@ -214,8 +310,20 @@ actor DeliveryWorker {
     /// Delivers one batch (splitting on 413) and settles every event of it.
     private func deliver(_ batch: [StoredEvent], deadline: Date, report: inout DeliveryReport) async -> BatchResult {
         let result = await destination.deliver(batch, sentAt: configuration.clock())
+        return await settle(batch, after: result, deadline: deadline, report: &report, mayDefer: false)
+    }
+
+    /// Settles every event of `batch` from what its delivery returned, delivering the halves
+    /// of a batch too large. With `mayDefer`, a batch delivered whole is left for the caller to
+    /// acknowledge (``BatchResult/acknowledgeLater(_:)``).
+    private func settle(
+        _ batch: [StoredEvent], after result: DeliveryResult, deadline: Date, report: inout DeliveryReport, mayDefer: Bool
+    ) async -> BatchResult {
         report.requests += 1
         let now = configuration.clock()
+        if mayDefer, result.outcome == .delivered, result.rejectedEvents.isEmpty {
+            return .acknowledgeLater(DeferredAcknowledgement(events: batch, statusCode: result.statusCode, at: now))
+        }
         if case .retry(_, let retryAfter?) = result.outcome {
             holdDeliveries(until: configuration.retryPolicy.honouring(retryAfter, now: now))
         }

@@ -67,7 +67,8 @@ struct DeliveryJSONMembers {
     /// The raw value bytes of `name`, if present.
     func rawValue(named name: String) -> ArraySlice<UInt8>? { rawValue(named: Array(name.utf8)) }
 
-    private static func isSpace(_ byte: UInt8) -> Bool {
+    /// Whether `byte` is JSON whitespace.
+    static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
@@ -85,7 +86,7 @@ struct DeliveryJSONMembers {
     }
 
     /// Returns the index just past the value starting at `start`.
-    private static func endOfValue(_ bytes: [UInt8], from start: Int) -> Int {
+    static func endOfValue(_ bytes: [UInt8], from start: Int) -> Int {
         guard start < bytes.count else { return start }
         switch bytes[start] {
         case UInt8(ascii: "\""):

@@ -26,6 +26,9 @@ extension JSONWriter {
 
     /// Appends the members of a scanned object (without braces), skipping those named in
     /// `skipping` and prefixing the keys named in `renaming` with `prefix` (names as UTF-8).
+    ///
+    /// Consecutive members kept as they are go out as one splice of the scanned bytes, commas
+    /// included: one append for a whole object in the usual case.
     /// - Returns: whether anything was written.
     @discardableResult
     mutating func members(
@@ -33,18 +36,36 @@ extension JSONWriter {
         renaming: [[UInt8]] = [], prefix: [UInt8] = []
     ) -> Bool {
         var wroteAny = false
-        for member in object.members {
-            if !skipping.isEmpty, skipping.contains(where: { object.key(of: member, is: $0) }) { continue }
-            if leadingComma || wroteAny { raw(",") }
-            raw("\"")
-            if !renaming.isEmpty, renaming.contains(where: { object.key(of: member, is: $0) }) {
-                raw(bytes: prefix)
-            }
-            raw(bytes: object.bytes[member.key])
-            raw("\":")
-            raw(bytes: object.bytes[member.value])
+        /// The start of the run of unchanged members not yet written (at its key's opening quote).
+        var runStart: Int?
+        var runEnd = 0
+        func flushRun(_ writer: inout JSONWriter) {
+            guard let start = runStart else { return }
+            if leadingComma || wroteAny { writer.raw(",") }
+            writer.raw(bytes: object.bytes[start..<runEnd])
             wroteAny = true
+            runStart = nil
         }
+        for member in object.members {
+            if !skipping.isEmpty, skipping.contains(where: { object.key(of: member, is: $0) }) {
+                flushRun(&self)
+                continue
+            }
+            if !renaming.isEmpty, renaming.contains(where: { object.key(of: member, is: $0) }) {
+                flushRun(&self)
+                if leadingComma || wroteAny { raw(",") }
+                raw("\"")
+                raw(bytes: prefix)
+                raw(bytes: object.bytes[member.key])
+                raw("\":")
+                raw(bytes: object.bytes[member.value])
+                wroteAny = true
+                continue
+            }
+            if runStart == nil { runStart = member.key.lowerBound - 1 }
+            runEnd = member.value.upperBound
+        }
+        flushRun(&self)
         return wroteAny
     }
 }

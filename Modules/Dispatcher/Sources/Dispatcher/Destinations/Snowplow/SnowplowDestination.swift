@@ -31,6 +31,8 @@ import TrackingJSON
 /// self-describing `{"schema": "iglu:…", "data": {…}}` objects (the data-quality stage puts
 /// `client_session` 1-0-2 and `mobile_context` 1-0-3 there), they are sent verbatim in `co` as a
 /// contexts 1-0-1 wrapper, followed by the `user_data` entity of an identify or screen call.
+/// A `client_session` entity without `eventIndex` (hydration shares one entity between the
+/// events of a session) gets the context's `session.eventIndex`, clamped to `Int32`.
 /// Other context members are not sent to Snowplow.
 ///
 /// Requests carry `User-Agent: swift-tracking/<version>` (the library's name and version).
@@ -163,6 +165,7 @@ public struct SnowplowDestination: Destination, CustomStringConvertible {
             writer.string(userID)
         }
         let shared = context.rawValue(named: ContextKey.snowplowEntities).flatMap { $0.first == UInt8(ascii: "[") ? $0 : nil }
+            .map { Self.fillingClientSessionEventIndex($0, context: context) }
         let own = kind == .track ? nil : userDataEntity(event)
         if shared != nil || own != nil {
             var contexts = JSONWriter(capacity: (shared?.count ?? 0) + (own?.count ?? 0) + 96)

@@ -1,0 +1,65 @@
+import Analytics
+import Dispatcher
+import Foundation
+import Onboarding
+
+/// The workload Segment's analytics-swift 1.9.4 was measured with on this machine (100,000
+/// tracks with 4 properties each, to storage), run through ``Analytics`` the way an app does,
+/// for a peak-memory figure beside the peer's.
+///
+/// It runs in a fresh child process of the demo (`demo bench --peer-workload`), so that the
+/// bench's own earlier phases do not raise the high-water mark it reports: the child sends the
+/// tracks through `analytics.reporter(for:)` with the command line's default configuration,
+/// waits until every one is persisted, and prints its peak resident memory (`VmHWM`).
+enum PeerWorkload {
+    /// Tracks sent, as in the peer's measurement.
+    static let tracks = 100_000
+    /// Segment's analytics-swift 1.9.4 peak resident memory for this workload, in MiB: a quoted
+    /// constant, measured on this machine, not by this bench.
+    static let peerPeakMegabytes = 39.5
+    /// The key of the figure the child prints and the bench reports.
+    static let key = "peer_peak_rss_mb"
+
+    /// Runs the workload in this process, on a store in `directory`, and returns its peak
+    /// resident memory in MiB.
+    static func run(directory: URL) async throws -> Double {
+        let storePath = directory.appendingPathComponent("peer.sqlite").path
+        let analytics = try Analytics(configuration: .commandLine(storePath: storePath))
+        guard analytics.dispatcher.storage == .available else { throw BenchError("the peer store did not open: \(analytics.dispatcher.storage)") }
+        let app = LoadGenerator(reporter: analytics.reporter(for: OnboardingAnalytics.self))
+        for index in 0..<tracks { app.send(index) }
+        let drained = await analytics.drain(timeout: 600)
+        let persisted = analytics.counters.persisted
+        await analytics.close()
+        guard drained.persisted, persisted == tracks else {
+            throw BenchError("peer workload incomplete: \(persisted) of \(tracks) persisted")
+        }
+        return ResidentMemory.highWaterMegabytes()
+    }
+
+    /// Runs `demo bench --peer-workload` as a child process and returns the peak it printed.
+    static func measureInChild() throws -> Double {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: executablePath)
+        child.arguments = ["bench", "--peer-workload"]
+        let output = Pipe()
+        child.standardOutput = output
+        try child.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        child.waitUntilExit()
+        guard child.terminationStatus == 0 else { throw BenchError("the peer workload exited with status \(child.terminationStatus)") }
+        let line = text.split(separator: "\n").first { $0.hasPrefix(key + " ") }
+        guard let value = line.flatMap({ Double($0.dropFirst(key.count + 1)) }) else {
+            throw BenchError("the peer workload printed no \(key): \(text)")
+        }
+        return value
+    }
+
+    /// This executable: `/proc/self/exe` on Linux, else the path it was started with.
+    private static var executablePath: String {
+        #if os(Linux)
+        if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return resolved }
+        #endif
+        return Bundle.main.executablePath ?? CommandLine.arguments[0]
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// The queue work of a round done on a queue of its own while a request is in flight, so that
+/// the store's transactions overlap the network instead of following it: first the
+/// acknowledgement of the previous batch (when it was delivered whole), then the claim of the
+/// next batch (after a full batch, when more events are likely due).
+///
+/// A ``DeliveryWorker`` waits for it before any other queue call, so the queue never sees two
+/// calls at once; it releases what was claimed, without counting an attempt, when the round
+/// does not go on to deliver it.
+final class OverlappedQueueWork: Sendable {
+    /// What the work did.
+    struct Outcome: Sendable {
+        /// The acknowledgement's result; nil when there was nothing to acknowledge.
+        var acknowledged: Result<Void, any Error>?
+        /// The claim's result; nil when no claim was asked for, or the acknowledgement failed.
+        var claimed: Result<[StoredEvent], any Error>?
+    }
+
+    /// What to claim: at most `limit` events within `maxBytes`, due at `now`.
+    struct Claim: Sendable {
+        var limit: Int
+        var maxBytes: Int
+        var now: Date
+    }
+
+    private let work: Task<Outcome, Never>
+
+    /// Starts acknowledging `acknowledging` (when not empty), then claiming `claim` (when given).
+    init(queue: any DeliveryQueue, acknowledging ids: [UUID], claim: Claim?, executor: QueueExecutor) {
+        work = Task(executorPreference: executor) {
+            var outcome = Outcome()
+            if !ids.isEmpty {
+                let acknowledged = Result { try queue.acknowledge(ids) }
+                outcome.acknowledged = acknowledged
+                if case .failure = acknowledged { return outcome }
+            }
+            if let claim {
+                outcome.claimed = Result { try queue.claimBatch(limit: claim.limit, maxBytes: claim.maxBytes, now: claim.now) }
+            }
+            return outcome
+        }
+    }
+
+    /// What the work did; waits for it to finish.
+    func outcome() async -> Outcome { await work.value }
+}
