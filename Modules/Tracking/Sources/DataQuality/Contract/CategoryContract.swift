@@ -33,8 +33,14 @@ public struct CategoryContract: Sendable, Equatable, Codable {
     /// The fields that apply to an event with `name` and `action`: the category's, then each
     /// matching ``EventContract``'s in order (a later one replaces an earlier field).
     public func fields(name: String, action: String) -> [String: FieldRule] {
+        fields { $0.applies(name: name, action: action) }
+    }
+
+    /// The category's fields, then those of each ``EventContract`` that `applies` in order (a
+    /// later one replaces an earlier field).
+    func fields(where applies: (EventContract) -> Bool) -> [String: FieldRule] {
         var merged = fields
-        for rules in events where rules.applies(name: name, action: action) {
+        for rules in events where applies(rules) {
             merged.merge(rules.fields) { _, specific in specific }
         }
         return merged

@@ -21,7 +21,7 @@ import Tracking
 /// reporter.send(name: .checkout, action: .pay, userData: ["quantity": 2])
 /// try validator.assertNoViolations()
 /// ```
-public struct ContractValidator: EventProcessor {
+public struct ContractValidator: InPlaceEventProcessor {
     /// How violations are surfaced beyond the flags and diagnostics.
     public enum Mode: Sendable, Equatable {
         /// Flag and report only: the production mode.
@@ -36,7 +36,7 @@ public struct ContractValidator: EventProcessor {
     public let mode: Mode
     private let diagnostics: Diagnostics?
     private let recorder = ViolationRecorder()
-    private let patterns: [String: CompiledPattern]
+    private let compiled: CompiledContract
     private let redactedFields: Set<String>
 
     /// Creates a validator.
@@ -51,77 +51,99 @@ public struct ContractValidator: EventProcessor {
         self.redactedFields = Set(redactedFields.map { $0.lowercased() })
         self.mode = mode
         self.diagnostics = diagnostics
-        var patterns: [String: CompiledPattern] = [:]
-        for category in contract.categories.values {
-            let rules = Array(category.fields.values) + category.events.flatMap { Array($0.fields.values) }
-            for rule in rules {
-                if case .regex(let pattern)? = rule.format, patterns[pattern] == nil { patterns[pattern] = CompiledPattern(pattern) }
-            }
-        }
-        self.patterns = patterns
+        compiled = CompiledContract(contract)
     }
 
-    /// Checks, flags and (in strict mode) records; never returns `nil`.
-    public func process(_ event: TrackedEvent) -> TrackedEvent? {
-        let (checked, violations) = check(event)
-        guard !violations.isEmpty else { return checked }
+    /// Fills in defaults, flags the event's violations, reports them and (in strict mode)
+    /// records them; never stops the event.
+    public func processInPlace(_ event: inout TrackedEvent) -> Bool {
+        guard let report = checkInPlace(&event) else { return true }
         if let diagnostics {
-            for violation in violations {
-                diagnostics.record(.validation, code: violation.code.rawValue, message: violation.description, eventID: event.id)
-            }
+            let now = Date()
+            let id = event.id
+            diagnostics.record((0..<report.count).lazy.map { index in
+                DiagnosticIssue(kind: .validation, code: report.code(at: index).rawValue, text: .violation(report, index: index), eventID: id, timestamp: now)
+            })
         }
-        if mode == .strict { recorder.append(violations) }
-        return checked
+        if mode == .strict { recorder.append(report.violations) }
+        return true
     }
 
     /// The event with defaults filled in and flags added, and its violations. Pure: records nothing.
     public func check(_ event: TrackedEvent) -> (event: TrackedEvent, violations: [ContractViolation]) {
-        let label = "\(event.category)/\(event.name)/\(event.action)"
-        func violation(_ code: ContractViolation.Code, _ field: String, _ expected: String, _ actual: String? = nil) -> ContractViolation {
-            let shown = actual.map { redactedFields.contains(field.lowercased()) ? "(redacted)" : $0 }
-            return ContractViolation(code: code, field: field, expected: expected, actual: shown, eventID: event.id, event: label)
-        }
-        guard let category = contract.categories[event.category] else {
-            guard contract.flagsUnknownCategories, event.kind == .track else { return (event, []) }
-            let found = violation(.unknownCategory, event.category, "one of [" + contract.categories.keys.sorted().joined(separator: ", ") + "]")
-            var flagged = event
-            flagged.flag(found.flag)
-            return (flagged, [found])
+        var result = event
+        let report = checkInPlace(&result)
+        return (result, report?.violations ?? [])
+    }
+
+    /// Fills in defaults and adds flags to `event`, and returns the report of its violations
+    /// (unknown fields by key, then the contract's fields by key), or `nil` when it breaks
+    /// nothing. Builds no text and no array for an event that breaks nothing.
+    private func checkInPlace(_ event: inout TrackedEvent) -> ContractReport? {
+        var findings = ContractFindings()
+        guard let category = compiled.categories[event.category] else {
+            guard contract.flagsUnknownCategories, event.kind == .track else { return nil }
+            findings.add(.unknownCategory, event.category, compiled.unknownCategoryExpectation)
+            return report(findings, on: &event, fields: nil)
         }
         let fields = category.fields(name: event.name, action: event.action)
-        var result = event
-        var violations: [ContractViolation] = []
-
-        for key in event.userData.keys.sorted() where fields[key] == nil && !category.allowsUnknownFields {
-            violations.append(violation(.unknownField, key, "no such field (known: \(fields.keys.sorted().joined(separator: ", ")))"))
+        var mandatoryPresent = 0
+        for (key, value) in event.userData {
+            guard let rule = fields.rules[key] else {
+                if !fields.allowsUnknownFields { findings.addUnknown(key) }
+                continue
+            }
+            if case .null = value { continue }
+            if rule.rule.mandatory { mandatoryPresent += 1 }
+            check(value, of: key, against: rule, into: &findings)
         }
-        for (key, rule) in fields.sorted(by: { $0.key < $1.key }) {
-            guard let value = event.userData[key], value != .null else {
-                guard rule.mandatory else { continue }
-                if let defaultValue = rule.defaultValue {
-                    result.userData[key] = defaultValue
-                    violations.append(violation(.defaultedField, key, rule.expectation, "nothing, filled in \(defaultValue)"))
+        if mandatoryPresent < fields.mandatory.count {
+            for (key, rule) in fields.mandatory {
+                if let value = event.userData[key], value != .null { continue }
+                if let defaultValue = rule.rule.defaultValue {
+                    event.userData[key] = defaultValue
+                    findings.add(.defaultedField, key, rule.expectation, actual: "nothing, filled in \(defaultValue)")
                 } else {
-                    violations.append(violation(.missingField, key, rule.expectation))
-                }
-                continue
-            }
-            guard rule.type.accepts(value) else {
-                violations.append(violation(.wrongType, key, rule.type.rawValue, "\(value.typeName) \(value)"))
-                continue
-            }
-            if !rule.isAllowed(value) {
-                violations.append(violation(.valueNotAllowed, key, rule.expectation, value.description))
-            }
-            if let format = rule.format, let text = value.stringValue {
-                let compiled: CompiledPattern? = if case .regex(let pattern) = format { patterns[pattern] } else { nil }
-                if !format.matches(text, compiled: compiled) {
-                    violations.append(violation(.badFormat, key, format.name, value.description))
+                    findings.add(.missingField, key, rule.expectation)
                 }
             }
         }
-        for found in violations { result.flag(found.flag) }
-        return (result, violations)
+        guard !findings.isEmpty else { return nil }
+        findings.sort()
+        return report(findings, on: &event, fields: fields)
+    }
+
+    /// Flags `event` with each of `findings` (sorted, not yet redacted) and returns their
+    /// report. `fields` are the fields checked (`nil` for an unknown category, which has no
+    /// unknown fields).
+    private func report(_ findings: ContractFindings, on event: inout TrackedEvent, fields: CompiledFields?) -> ContractReport {
+        let shown = findings.redactingActualValues(of: redactedFields)
+        // Room for these flags and one more: a later stage's (a duplicate) then needs no copy.
+        event.flags.reserveCapacity(event.flags.count + shown.count + 1)
+        if let fields {
+            for key in shown.unknownKeys {
+                event.flag(EventFlag(code: ContractViolation.Code.unknownField.rawValue, detail: fields.unknownFieldDetail(key)))
+            }
+        }
+        for found in shown.ruleFindings {
+            event.flag(EventFlag(code: found.code.rawValue, detail: ContractViolation.detail(field: found.field, expected: found.expected, actual: found.actual)))
+        }
+        return ContractReport(shown, of: event, unknownFieldExpectation: fields?.unknownFieldExpectation ?? "")
+    }
+
+    /// Adds the violations of one present, non-null value.
+    private func check(_ value: UserDataValue, of key: String, against compiledRule: CompiledFields.Rule, into findings: inout ContractFindings) {
+        let rule = compiledRule.rule
+        guard rule.type.accepts(value) else {
+            findings.add(.wrongType, key, rule.type.rawValue, actual: "\(value.typeName) \(value)")
+            return
+        }
+        if !rule.isAllowed(value) {
+            findings.add(.valueNotAllowed, key, compiledRule.expectation, actual: value.description)
+        }
+        if let format = rule.format, let text = value.stringValue, !format.matches(text, compiled: compiledRule.pattern) {
+            findings.add(.badFormat, key, format.name, actual: value.description)
+        }
     }
 
     /// The violations collected so far (strict mode only; empty in lenient mode).

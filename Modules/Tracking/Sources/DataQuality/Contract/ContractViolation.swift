@@ -48,12 +48,15 @@ public struct ContractViolation: Sendable, Equatable, CustomStringConvertible {
     public var flag: EventFlag { EventFlag(code: code.rawValue, detail: detail) }
 
     /// `quantity: expected integer, got "two"`.
-    public var detail: String {
+    public var detail: String { Self.detail(field: field, expected: expected, actual: actual) }
+
+    /// The ``detail`` of a violation of `field`.
+    static func detail(field: String, expected: String, actual: String?) -> String {
         "\(field): expected \(expected)" + (actual.map { ", got \($0)" } ?? "")
     }
 
     /// `Cart/checkout/pay (0195…): missing_field quantity: expected integer`.
     public var description: String {
-        "\(event) (\(eventID.uuidString.lowercased())): \(code.rawValue) \(detail)"
+        "\(event) (\(EventID.text(eventID))): \(code.rawValue) \(detail)"
     }
 }

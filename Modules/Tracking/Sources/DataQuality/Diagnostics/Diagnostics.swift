@@ -22,36 +22,62 @@ public final class Diagnostics: @unchecked Sendable {
 
     // Safe: every mutable property below is only touched while holding `lock`.
     private let lock = NSLock()
-    private var counters: [DiagnosticsCounter: Int] = [:]
-    private var issueTotals: [DiagnosticIssue.Kind: Int] = [:]
-    private var recent: [DiagnosticIssue] = []
+    private var counters = SlotCounts(DiagnosticsCounter.allCases)
+    private var issueTotals = SlotCounts(DiagnosticIssue.Kind.allCases)
+    private var recent: RecentIssues
     private var observers = ObserverRegistry<Update>()
-    private let recentLimit: Int
 
     /// Creates an empty diagnostics hub.
     /// - Parameter recentLimit: how many of the latest issues ``snapshot()`` keeps (older ones
     ///   are only counted).
-    public init(recentLimit: Int = 100) { self.recentLimit = max(1, recentLimit) }
+    public init(recentLimit: Int = 100) { recent = RecentIssues(limit: max(1, recentLimit)) }
 
     /// Adds `amount` to `counter`.
     public func increment(_ counter: DiagnosticsCounter, by amount: Int = 1) {
         guard amount != 0 else { return }
         let callbacks = lock.withLock {
-            counters[counter, default: 0] += amount
+            counters.add(amount, at: counter.slot)
             return observers.all
         }
-        callbacks.forEach { $0(.counted(counter, amount: amount)) }
+        for callback in callbacks { callback(.counted(counter, amount: amount)) }
+    }
+
+    /// Adds one to `counter`, and one to `also` when given, under one lock.
+    func increment(_ counter: DiagnosticsCounter, and also: DiagnosticsCounter?) {
+        let callbacks = lock.withLock {
+            counters.add(1, at: counter.slot)
+            if let also { counters.add(1, at: also.slot) }
+            return observers.all
+        }
+        for callback in callbacks {
+            callback(.counted(counter, amount: 1))
+            if let also { callback(.counted(also, amount: 1)) }
+        }
     }
 
     /// Records an issue and tells the observers.
     public func record(_ issue: DiagnosticIssue) {
         let callbacks = lock.withLock {
-            issueTotals[issue.kind, default: 0] += 1
+            issueTotals.add(1, at: issue.kind.slot)
             recent.append(issue)
-            if recent.count > recentLimit { recent.removeFirst(recent.count - recentLimit) }
             return observers.all
         }
-        callbacks.forEach { $0(.issue(issue)) }
+        for callback in callbacks { callback(.issue(issue)) }
+    }
+
+    /// Records several issues under one lock, then tells the observers about each.
+    func record(_ issues: some Collection<DiagnosticIssue>) {
+        let callbacks = lock.withLock {
+            for issue in issues {
+                issueTotals.add(1, at: issue.kind.slot)
+                recent.append(issue)
+            }
+            return observers.all
+        }
+        guard !callbacks.isEmpty else { return }
+        for issue in issues {
+            for callback in callbacks { callback(.issue(issue)) }
+        }
     }
 
     /// Records an issue built from its parts.
@@ -59,9 +85,16 @@ public final class Diagnostics: @unchecked Sendable {
         record(DiagnosticIssue(kind: kind, code: code, message: message, eventID: eventID, timestamp: date))
     }
 
+    /// Records an issue whose message is written out only when someone reads it.
+    func record(_ kind: DiagnosticIssue.Kind, code: String, text: DiagnosticMessage, eventID: UUID?, at date: Date = Date()) {
+        record(DiagnosticIssue(kind: kind, code: code, text: text, eventID: eventID, timestamp: date))
+    }
+
     /// The counters and recent issues right now.
     public func snapshot() -> DiagnosticsSnapshot {
-        lock.withLock { DiagnosticsSnapshot(counters: counters, issueTotals: issueTotals, recentIssues: recent) }
+        lock.withLock {
+            DiagnosticsSnapshot(counters: counters.dictionary, issueTotals: issueTotals.dictionary, recentIssues: recent.inOrder)
+        }
     }
 
     /// Calls `callback` for every later update, on the thread that caused it, outside the lock.

@@ -17,3 +17,19 @@ public enum DiagnosticsCounter: String, Sendable, Codable, CaseIterable, Hashabl
     /// Events stopped before any destination (opt-out, denied consent).
     case dropped
 }
+
+extension DiagnosticsCounter {
+    /// The counter's position in ``allCases``: its slot in the diagnostics' counts.
+    var slot: Int {
+        switch self {
+        case .sent: 0
+        case .persisted: 1
+        case .delivered: 2
+        case .retried: 3
+        case .rejected: 4
+        case .evicted: 5
+        case .flagged: 6
+        case .dropped: 7
+        }
+    }
+}

@@ -15,7 +15,7 @@ import Tracking
 ///
 /// Memory is bounded: at most `capacity` recent contents and `capacity` ids are remembered,
 /// the oldest forgotten first.
-struct DuplicateDetector: EventProcessor {
+struct DuplicateDetector: InPlaceEventProcessor {
     /// Seconds within which identical content counts as a duplicate.
     public let window: TimeInterval
     private let memory: DuplicateMemory
@@ -30,10 +30,9 @@ struct DuplicateDetector: EventProcessor {
         self.memory = DuplicateMemory(capacity: max(1, capacity), diagnostics: diagnostics)
     }
 
-    /// Flags the event if it is a duplicate; never returns `nil`.
-    public func process(_ event: TrackedEvent) -> TrackedEvent? {
-        var result = event
-        for flag in memory.check(event, window: window) { result.flag(flag) }
-        return result
+    /// Flags the event if it is a duplicate; never stops it.
+    public func processInPlace(_ event: inout TrackedEvent) -> Bool {
+        memory.check(&event, window: window)
+        return true
     }
 }

@@ -7,14 +7,25 @@ import Tracking
 ///
 /// Place it after `PrivacyGate` (so opted-out events do not advance the session) and after
 /// `DuplicateDetector` and ``ContractValidator`` (which look at userData only).
-struct ContextHydrator: EventProcessor {
+///
+/// Everything but the event's index in its session is the same for every event of a session:
+/// it is built once into a ``Tracking/SharedContext`` (rebuilt when the session, the user or the
+/// installation id changes) that every event refers to. An event's own
+/// ``Tracking/TrackedEvent/eventContext`` holds only `session.eventIndex`, which merges into the
+/// shared `session` object, the caller's own keys, and what providers add. The `client_session`
+/// entity is shared without `eventIndex`: a Snowplow destination takes it from `session.eventIndex`.
+///
+/// The merged ``Tracking/TrackedEvent/context`` is what a single flat context would be:
+/// hydration's keys replace a caller's keys of the same name (an entities array is appended to),
+/// and providers' fields replace anything.
+struct ContextHydrator: InPlaceEventProcessor {
     private let base: UserData
     private let mobileEntity: UserDataValue?
     private let identity: Identity?
     private let sessions: SessionTracker?
     private let providers: [any ContextProvider]
     private let storageMechanism: String
-    private let cache = HydrationCache()
+    private let cache = SharedContextCache()
 
     /// Creates a hydrator.
     /// - Parameters:
@@ -68,44 +79,84 @@ struct ContextHydrator: EventProcessor {
         return subtags.joined(separator: "-")
     }
 
-    /// Adds the context; never returns `nil`.
-    public func process(_ event: TrackedEvent) -> TrackedEvent? {
-        var result = event
-        if result.context.isEmpty {
-            result.context = base
-        } else {
-            result.context.merge(base) { _, new in new }
+    /// Points `event` at the shared context of its session and sets its own context to the
+    /// session's event index, the caller's own keys and the providers' fields; never stops it.
+    public func processInPlace(_ event: inout TrackedEvent) -> Bool {
+        let identifiers = identity?.identifiers
+        let session = sessions?.nextEvent(at: event.timestamp, id: event.id)
+        let key = SharedContextCache.Key(
+            installationID: identifiers?.installationID, userID: identifiers?.userID, sessionID: session?.sessionID
+        )
+        let shared = cache.context(for: key) { SharedContext(sharedValues(identifiers: identifiers, session: session)) }
+        var own = event.sharedContext == nil ? event.eventContext : event.context
+        // Whether anything but the event index is the event's own: the caller's keys or providers'.
+        let hasOtherKeys = !own.isEmpty || !providers.isEmpty
+        if !own.isEmpty {
+            for key in own.keys where key != ContextKey.snowplowEntities && shared.values[key] != nil {
+                own.removeValue(forKey: key)
+            }
         }
-        var entities: [UserDataValue] = []
-        if let mobileEntity { entities.append(mobileEntity) }
-        if let identity {
-            let installationID = identity.installationID
-            let installationText = cache.text(forInstallation: installationID)
-            result.context[ContextKey.installationID] = .string(installationText)
-            result.context[ContextKey.instanceID] = .string(cache.text(forInstance: identity.instanceID))
-            if let userID = identity.userID { result.context[ContextKey.userID] = .string(userID) }
-            if let sessions {
-                let session = sessions.nextEvent(at: event.timestamp, id: event.id)
-                let parts = cache.parts(for: session, installation: installationText, storageMechanism: storageMechanism)
-                var sessionObject = parts.context
-                sessionObject["eventIndex"] = .int(session.eventIndex)
-                result.context[ContextKey.session] = .object(sessionObject)
-                if mobileEntity != nil {
-                    var data = parts.clientSession
-                    data["eventIndex"] = .int(min(session.eventIndex, Int(Int32.max)))
-                    entities.append(["schema": .string(SnowplowEntity.clientSessionSchema), "data": .object(data)])
+        if let session {
+            let index: UserDataValue = .object(["eventIndex": .int(session.eventIndex)])
+            if own.isEmpty { own = [ContextKey.session: index] } else { own[ContextKey.session] = index }
+        }
+        var replaced: Set<String> = []
+        if !providers.isEmpty { addProviderFields(to: &own, replaced: &replaced, event: event, shared: shared) }
+        if hasOtherKeys, let ownEntities = own[ContextKey.snowplowEntities],
+           case .array(let sharedEntities)? = shared.values[ContextKey.snowplowEntities] {
+            if case .array(let existing) = ownEntities {
+                own[ContextKey.snowplowEntities] = .array(existing + sharedEntities)
+            } else {
+                own.removeValue(forKey: ContextKey.snowplowEntities)
+            }
+        }
+        if replaced.isEmpty {
+            event.eventContext = own
+            event.sharedContext = shared
+        } else {
+            // A provider replaced a whole shared object, which merging cannot express: this
+            // event carries a context of its own, shared with no other.
+            var full = shared.merged(with: own)
+            for key in replaced { full[key] = own[key] }
+            event.context = full
+        }
+        return true
+    }
+
+    /// Applies each provider's fields in turn, each provider seeing the context so far; collects
+    /// in `replaced` the keys whose object value must replace the shared object, not merge into it.
+    private func addProviderFields(to own: inout UserData, replaced: inout Set<String>, event: TrackedEvent, shared: SharedContext) {
+        var current = event
+        current.sharedContext = shared
+        for provider in providers {
+            current.eventContext = own
+            for (key, value) in provider.context(for: current) {
+                own[key] = value
+                if case .object = value, case .object? = shared.values[key] {
+                    replaced.insert(key)
+                } else {
+                    replaced.remove(key)
                 }
             }
-        } else if let sessions {
-            result.context[ContextKey.session] = sessions.nextEvent(at: event.timestamp, id: event.id).contextValue
         }
-        for provider in providers {
-            result.context.merge(provider.context(for: result)) { _, new in new }
+    }
+
+    /// The values every event with these identifiers and this session shares.
+    private func sharedValues(identifiers: (installationID: UUID, userID: String?)?, session: SessionSnapshot?) -> UserData {
+        var values = base
+        var entities: [UserDataValue] = []
+        if let mobileEntity { entities.append(mobileEntity) }
+        if let identity, let identifiers {
+            values[ContextKey.installationID] = .string(EventID.text(identifiers.installationID))
+            values[ContextKey.instanceID] = .string(EventID.text(identity.instanceID))
+            if let userID = identifiers.userID { values[ContextKey.userID] = .string(userID) }
+            if let session, mobileEntity != nil {
+                entities.append(SnowplowEntity.sharedClientSession(
+                    session, installationID: identifiers.installationID, storageMechanism: storageMechanism))
+            }
         }
-        if !entities.isEmpty {
-            if case .array(let existing)? = result.context[ContextKey.snowplowEntities] { entities = existing + entities }
-            result.context[ContextKey.snowplowEntities] = .array(entities)
-        }
-        return result
+        if let session { values[ContextKey.session] = .object(session.sessionMembers) }
+        if !entities.isEmpty { values[ContextKey.snowplowEntities] = .array(entities) }
+        return values
     }
 }

@@ -18,16 +18,28 @@ enum SnowplowEntity {
     ///   - storageMechanism: where the session is kept: one of `SQLITE`, `COOKIE_1`, `COOKIE_3`,
     ///     `LOCAL_STORAGE`, `FLASH_LSO`.
     public static func clientSession(_ session: SessionSnapshot, installationID: UUID, storageMechanism: String = "SQLITE") -> UserDataValue {
-        var data: [String: UserDataValue] = [
-            "userId": .string(installationID.uuidString.lowercased()),
-            "sessionId": .string(session.sessionID.uuidString.lowercased()),
+        var entity = sharedClientSession(session, installationID: installationID, storageMechanism: storageMechanism)
+        if case .object(var members) = entity, case .object(var data)? = members["data"] {
+            data["eventIndex"] = .int(min(session.eventIndex, Int(Int32.max)))
+            members["data"] = .object(data)
+            entity = .object(members)
+        }
+        return entity
+    }
+
+    /// The `client_session` entity every event of `session` shares: without `eventIndex`, which
+    /// is optional in the schema and travels in the context's `session.eventIndex` instead (a
+    /// Snowplow destination puts it back when it encodes the entity).
+    static func sharedClientSession(_ session: SessionSnapshot, installationID: UUID, storageMechanism: String = "SQLITE") -> UserDataValue {
+        let data: [String: UserDataValue] = [
+            "userId": .string(EventID.text(installationID)),
+            "sessionId": .string(EventID.text(session.sessionID)),
             "sessionIndex": .int(min(session.sessionIndex, Int(Int32.max))),
-            "eventIndex": .int(min(session.eventIndex, Int(Int32.max))),
             "storageMechanism": .string(storageMechanism),
-            "firstEventId": .string(session.firstEventID.uuidString.lowercased()),
+            "firstEventId": .string(EventID.text(session.firstEventID)),
             "firstEventTimestamp": .string(JSONText.iso8601(session.firstEventTimestamp)),
+            "previousSessionId": session.previousSessionID.map { .string(EventID.text($0)) } ?? .null,
         ]
-        data["previousSessionId"] = session.previousSessionID.map { .string($0.uuidString.lowercased()) } ?? .null
         return ["schema": .string(clientSessionSchema), "data": .object(data)]
     }
 

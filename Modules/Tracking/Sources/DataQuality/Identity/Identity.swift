@@ -41,14 +41,12 @@ public final class Identity: @unchecked Sendable {
     }
 
     /// The installation id, created and persisted on first use.
-    public var installationID: UUID {
-        lock.withLock {
-            if let cachedInstallationID { return cachedInstallationID }
-            let created = UUID()
-            cachedInstallationID = created
-            save(created.uuidString.lowercased(), forKey: Key.installationID)
-            return created
-        }
+    public var installationID: UUID { lock.withLock { currentInstallationID() } }
+
+    /// The installation id (created on first use, like ``installationID``) and the logged-in
+    /// user's id, read together under one lock.
+    var identifiers: (installationID: UUID, userID: String?) {
+        lock.withLock { (currentInstallationID(), cachedUserID) }
     }
 
     /// The logged-in user's id, or `nil` when logged out.
@@ -83,6 +81,15 @@ public final class Identity: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// The installation id, created and persisted if there is none. Call while holding `lock`.
+    private func currentInstallationID() -> UUID {
+        if let cachedInstallationID { return cachedInstallationID }
+        let created = UUID()
+        cachedInstallationID = created
+        save(created.uuidString.lowercased(), forKey: Key.installationID)
+        return created
     }
 
     private func save(_ value: String, forKey key: String) {

@@ -35,14 +35,21 @@ struct SessionSnapshot: Sendable, Equatable, Codable {
     /// The `session` object put into an event's context: ids as lowercase strings, the first
     /// event's time as ISO-8601.
     public var contextValue: UserDataValue {
+        var object = sessionMembers
+        object["eventIndex"] = .int(eventIndex)
+        return .object(object)
+    }
+
+    /// The members of ``contextValue`` that every event of the session shares: all but
+    /// `eventIndex`.
+    var sessionMembers: [String: UserDataValue] {
         var object: [String: UserDataValue] = [
-            "id": .string(sessionID.uuidString.lowercased()),
+            "id": .string(EventID.text(sessionID)),
             "index": .int(sessionIndex),
-            "eventIndex": .int(eventIndex),
-            "firstEventId": .string(firstEventID.uuidString.lowercased()),
+            "firstEventId": .string(EventID.text(firstEventID)),
             "firstEventTimestamp": .string(JSONText.iso8601(firstEventTimestamp)),
         ]
-        if let previousSessionID { object["previousId"] = .string(previousSessionID.uuidString.lowercased()) }
-        return .object(object)
+        if let previousSessionID { object["previousId"] = .string(EventID.text(previousSessionID)) }
+        return object
     }
 }

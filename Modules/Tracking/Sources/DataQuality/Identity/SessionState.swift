@@ -79,11 +79,13 @@ struct SessionState: Sendable, Equatable, Codable {
     ///   - id: the event's id (becomes ``firstEventID`` of a new session).
     ///   - newSessionID: the id a new session gets; random by default.
     /// - Returns: the session as the event sees it.
-    public mutating func nextEvent(at now: Date, id: UUID, newSessionID: UUID = UUID()) -> SessionSnapshot {
+    public mutating func nextEvent(at now: Date, id: UUID, newSessionID: @autoclosure () -> UUID = UUID()) -> SessionSnapshot {
         let isNew = isExpired(at: now)
-        if isNew {
+        // A random id costs a system call: made only when a session starts.
+        let startedID = isNew ? newSessionID() : nil
+        if let startedID {
             previousSessionID = sessionID
-            sessionID = newSessionID
+            sessionID = startedID
             sessionIndex += 1
             firstEventID = id
             firstEventTimestamp = now
@@ -97,7 +99,7 @@ struct SessionState: Sendable, Equatable, Codable {
             lastActivity = now
         }
         return SessionSnapshot(
-            sessionID: sessionID ?? newSessionID,
+            sessionID: sessionID ?? startedID ?? newSessionID(),
             sessionIndex: sessionIndex,
             previousSessionID: previousSessionID,
             firstEventID: firstEventID ?? id,

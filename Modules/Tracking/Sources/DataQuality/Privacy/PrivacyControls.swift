@@ -68,10 +68,14 @@ public final class PrivacyControls: @unchecked Sendable {
     public func optIn() { setOptedOut(false) }
 
     /// What is known about consent for `category`.
-    public func consent(for category: String) -> ConsentDecision {
+    public func consent(for category: String) -> ConsentDecision { admission(for: category).consent }
+
+    /// Whether the user opted out, and what is known about consent for `category`, read
+    /// together under one lock.
+    func admission(for category: String) -> (optedOut: Bool, consent: ConsentDecision) {
         lock.withLock {
-            guard requiring.contains(category) else { return .notRequired }
-            return decisions[category] ?? .pending
+            guard !requiring.isEmpty, requiring.contains(category) else { return (optedOut, .notRequired) }
+            return (optedOut, decisions[category] ?? .pending)
         }
     }
 

@@ -9,7 +9,7 @@ import Tracking
 ///   ``Tracking/ContextKey/awaitingConsent``; the Dispatcher holds such events in its store until
 ///   consent is granted (deliver) or denied (delete).
 /// - Consent denied: returns `nil` and counts it `dropped`.
-struct PrivacyGate: EventProcessor {
+struct PrivacyGate: InPlaceEventProcessor {
     private let controls: PrivacyControls
     private let diagnostics: Diagnostics?
 
@@ -20,23 +20,23 @@ struct PrivacyGate: EventProcessor {
         self.diagnostics = diagnostics
     }
 
-    /// Drops, marks or passes the event.
-    public func process(_ event: TrackedEvent) -> TrackedEvent? {
-        if controls.isOptedOut {
+    /// Drops (returns `false`), marks or passes the event.
+    public func processInPlace(_ event: inout TrackedEvent) -> Bool {
+        let (optedOut, consent) = controls.admission(for: event.category)
+        if optedOut {
             diagnostics?.increment(.dropped)
-            return nil
+            return false
         }
-        switch controls.consent(for: event.category) {
+        switch consent {
         case .notRequired, .granted:
-            return event
+            return true
         case .denied:
             diagnostics?.increment(.dropped)
-            return nil
+            return false
         case .pending:
-            var held = event
-            held.flag(.awaitingConsent(category: event.category))
-            held.context[ContextKey.awaitingConsent] = .string(event.category)
-            return held
+            event.flag(.awaitingConsent(category: event.category))
+            event.eventContext[ContextKey.awaitingConsent] = .string(event.category)
+            return true
         }
     }
 }

@@ -8,7 +8,7 @@ import Tracking
 /// whose fields are fixed by their schemas) only the top-level key itself is checked: they hold
 /// no user-provided data. Place it before any plugin (the console prints what
 /// it receives) and after ``ContractValidator`` (which must see the fields to check them).
-struct Redactor: EventProcessor {
+struct Redactor: InPlaceEventProcessor {
     /// What happens to a sensitive value.
     enum Strategy: Sendable, Equatable {
         /// The key is removed.
@@ -19,10 +19,11 @@ struct Redactor: EventProcessor {
     }
 
     /// The sensitive keys, lowercased.
-    public let sensitiveKeys: Set<String>
+    public var sensitiveKeys: Set<String> { matcher.keys }
     /// What happens to their values.
     public let strategy: Strategy
-    private let keyLengths: Set<Int>
+    private let matcher: SensitiveKeyMatcher
+    private let sharedCache = RedactedContextCache()
 
     /// The context keys whose nested contents hydration builds from device, library, identity
     /// and session facts only: the key itself is checked, its contents are not walked.
@@ -35,18 +36,22 @@ struct Redactor: EventProcessor {
     ///   - sensitiveKeys: the keys to redact, any case.
     ///   - strategy: remove or hash; hashing with an empty salt by default.
     public init(sensitiveKeys: some Sequence<String>, strategy: Strategy = .hash(salt: "")) {
-        self.sensitiveKeys = Set(sensitiveKeys.map { $0.lowercased() })
-        self.keyLengths = Set(self.sensitiveKeys.map(\.utf8.count))
+        matcher = SensitiveKeyMatcher(sensitiveKeys)
         self.strategy = strategy
     }
 
-    /// Redacts userData and context; never returns `nil`.
-    public func process(_ event: TrackedEvent) -> TrackedEvent? {
-        guard !sensitiveKeys.isEmpty else { return event }
-        var result = event
-        result.userData = redact(event.userData)
-        result.context = redacted(event.context, skippingInside: Self.builtInObjects) ?? event.context
-        return result
+    /// Redacts the event's userData and own context, and its shared context once per shared
+    /// instance (every event sharing one then shares its redacted form); never stops it.
+    public func processInPlace(_ event: inout TrackedEvent) -> Bool {
+        guard !sensitiveKeys.isEmpty else { return true }
+        if let userData = redacted(event.userData) { event.userData = userData }
+        if let own = redacted(event.eventContext, skippingInside: Self.builtInObjects) { event.eventContext = own }
+        if let shared = event.sharedContext {
+            event.sharedContext = sharedCache.redacted(shared) { original in
+                redacted(original.values, skippingInside: Self.builtInObjects).map(SharedContext.init) ?? original
+            }
+        }
+        return true
     }
 
     /// `data` with every sensitive key removed or hashed, at any depth.
@@ -55,6 +60,7 @@ struct Redactor: EventProcessor {
     /// The redacted copy of `data`, or `nil` when nothing in it is sensitive (so unchanged
     /// data is never rebuilt).
     private func redacted(_ data: UserData, skippingInside opaque: Set<String> = []) -> UserData? {
+        if data.isEmpty { return nil }
         var result: UserData?
         for (key, value) in data {
             if isSensitive(key) {
@@ -64,7 +70,7 @@ struct Redactor: EventProcessor {
                 } else {
                     result?.removeValue(forKey: key)
                 }
-            } else if !opaque.contains(key), let replacement = redacted(value) {
+            } else if value.isContainer, !opaque.contains(key), let replacement = redacted(value) {
                 if result == nil { result = data }
                 result?[key] = replacement
             }
@@ -73,6 +79,7 @@ struct Redactor: EventProcessor {
     }
 
     private func redacted(_ value: UserDataValue) -> UserDataValue? {
+        // Only objects and arrays can hold a sensitive key.
         switch value {
         case .object(let nested):
             return redacted(nested).map(UserDataValue.object)
@@ -90,15 +97,21 @@ struct Redactor: EventProcessor {
         }
     }
 
-    private func isSensitive(_ key: String) -> Bool {
-        // Most keys are ASCII, where lowercasing keeps the length: a cheap first check.
-        if !keyLengths.contains(key.utf8.count), key.utf8.allSatisfy({ $0 < 0x80 }) { return false }
-        return sensitiveKeys.contains(key) || sensitiveKeys.contains(key.lowercased())
-    }
+    private func isSensitive(_ key: String) -> Bool { matcher.matches(key) }
 
     /// The replacement for a hashed value: `sha256:` and 16 hex digits.
     public static func hash(_ value: UserDataValue, salt: String) -> String {
         let text = value.stringValue ?? JSONText.encode(value)
         return "sha256:" + SHA256Digest.hex(salt + text).prefix(16)
+    }
+}
+
+private extension UserDataValue {
+    /// Whether this is an object or an array.
+    var isContainer: Bool {
+        switch self {
+        case .object, .array: true
+        default: false
+        }
     }
 }

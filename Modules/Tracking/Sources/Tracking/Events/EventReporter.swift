@@ -139,18 +139,19 @@ public struct EventReporter<T: EventType>: Sendable {
         return event
     }
 
-    private func process(_ event: TrackedEvent) -> TrackedEvent? {
-        var current = event
+    /// `event` after every processor, or `nil` when one stops it. Changes it in place.
+    private func process(_ event: consuming TrackedEvent) -> TrackedEvent? {
         for processor in processors {
-            guard let next = processor.process(current) else { return nil }
-            current = next
+            guard processor.processInPlace(&event) else { return nil }
         }
-        return current
+        return event
     }
 
     private func deliver(_ event: TrackedEvent) -> [Receipt] {
         guard let processed = process(event) else { return [] }
+        if plugins.count == 1 { return plugins[0].send(processed).map { [$0] } ?? [] }
         var receipts: [Receipt] = []
+        receipts.reserveCapacity(plugins.count)
         for plugin in plugins {
             if let receipt = plugin.send(processed) { receipts.append(receipt) }
         }

@@ -1,0 +1,45 @@
+import Foundation
+import Tracking
+
+/// The fields that apply to one kind of event (a category, or a category's name and action),
+/// ready for checking: rules by key, the mandatory keys, and the messages that do not depend on
+/// the event written once.
+final class CompiledFields: Sendable {
+    /// One field's rule with what checking it needs.
+    struct Rule: Sendable {
+        /// The contract's rule.
+        let rule: FieldRule
+        /// ``FieldRule/expectation``.
+        let expectation: String
+        /// The compiled regular expression, when the format is one.
+        let pattern: CompiledPattern?
+    }
+
+    /// The rules by userData key.
+    let rules: [String: Rule]
+    /// The mandatory fields' keys and rules, sorted by key.
+    let mandatory: [(key: String, rule: Rule)]
+    /// Whether a field no rule names passes without a flag.
+    let allowsUnknownFields: Bool
+    /// What an `unknown_field` violation expects: `no such field (known: a, b)`.
+    let unknownFieldExpectation: String
+    private let unknownFieldDetails = BoundedTextCache(capacity: 256)
+
+    /// Compiles `fields`, taking compiled patterns from `patterns`.
+    init(_ fields: [String: FieldRule], allowsUnknownFields: Bool, patterns: [String: CompiledPattern]) {
+        let rules = fields.mapValues { rule in
+            let pattern: CompiledPattern? = if case .regex(let text)? = rule.format { patterns[text] } else { nil }
+            return Rule(rule: rule, expectation: rule.expectation, pattern: pattern)
+        }
+        self.rules = rules
+        mandatory = rules.filter(\.value.rule.mandatory).sorted { $0.key < $1.key }.map { (key: $0.key, rule: $0.value) }
+        self.allowsUnknownFields = allowsUnknownFields
+        unknownFieldExpectation = "no such field (known: \(fields.keys.sorted().joined(separator: ", ")))"
+    }
+
+    /// The flag detail of an `unknown_field` violation of `key`, written once per key (up to a
+    /// bound, then each time).
+    func unknownFieldDetail(_ key: String) -> String {
+        unknownFieldDetails.text(for: key) { ContractViolation.detail(field: key, expected: unknownFieldExpectation, actual: nil) }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Tracking
+
+/// A fast 64-bit hash of an event's content (category, name, action, userData) that allocates
+/// nothing: equal contents hash equal (object members in any order, `0.0` and `-0.0` alike), so
+/// a duplicate detector can look contents up by it and compare only on a match.
+struct ContentHash {
+    private var state: UInt64
+
+    private init(seed: UInt64) { state = seed }
+
+    /// The hash of one event's content.
+    static func of(category: String, name: String, action: String, userData: UserData) -> UInt64 {
+        var hash = ContentHash(seed: 0x243F_6A88_85A3_08D3)
+        hash.combine(text: category)
+        hash.combine(text: name)
+        hash.combine(text: action)
+        hash.combine(object: userData)
+        return hash.state
+    }
+
+    private mutating func combine(word: UInt64) {
+        let product = (state ^ word).multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15)
+        state = product.high ^ product.low
+    }
+
+    private mutating func combine(text: String) {
+        let utf8 = text.utf8
+        combine(word: UInt64(utf8.count))
+        let hashed: Void? = utf8.withContiguousStorageIfAvailable { bytes in
+            var offset = 0
+            if let base = bytes.baseAddress {
+                while offset + 8 <= bytes.count {
+                    combine(word: UnsafeRawPointer(base).loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                    offset += 8
+                }
+            }
+            if offset < bytes.count {
+                var tail: UInt64 = 0
+                for byte in bytes[offset...] { tail = tail << 8 | UInt64(byte) }
+                combine(word: tail)
+            }
+        }
+        if hashed == nil {
+            // Text without contiguous UTF-8 (bridged): byte by byte.
+            for byte in utf8 { combine(word: UInt64(byte)) }
+        }
+    }
+
+    private mutating func combine(value: UserDataValue) {
+        switch value {
+        case .string(let text):
+            combine(word: 1)
+            combine(text: text)
+        case .int(let number):
+            combine(word: 2)
+            combine(word: UInt64(bitPattern: Int64(number)))
+        case .double(let number):
+            combine(word: 3)
+            combine(word: number == 0 ? 0 : number.bitPattern)
+        case .bool(let flag):
+            combine(word: flag ? 5 : 4)
+        case .date(let date):
+            combine(word: 6)
+            let seconds = date.timeIntervalSinceReferenceDate
+            combine(word: seconds == 0 ? 0 : seconds.bitPattern)
+        case .array(let elements):
+            combine(word: 7)
+            combine(word: UInt64(elements.count))
+            for element in elements { combine(value: element) }
+        case .object(let members):
+            combine(word: 8)
+            combine(object: members)
+        case .null:
+            combine(word: 9)
+        }
+    }
+
+    /// Members hashed each on their own and summed: the order they are stored in does not matter.
+    private mutating func combine(object members: UserData) {
+        combine(word: UInt64(members.count))
+        var sum: UInt64 = 0
+        for (key, value) in members {
+            var member = ContentHash(seed: 0x1319_8A2E_0370_7344)
+            member.combine(text: key)
+            member.combine(value: value)
+            sum &+= member.state
+        }
+        combine(word: sum)
+    }
+}

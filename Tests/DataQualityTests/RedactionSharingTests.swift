@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import Tracking
+@testable import DataQuality
+
+@Suite("Redaction of shared context")
+struct RedactionSharingTests {
+    private let redactor = Redactor(sensitiveKeys: ["email"], strategy: .hash(salt: "s"))
+
+    private func event(sharing shared: SharedContext, own: UserData = [:]) -> TrackedEvent {
+        TrackedEvent(category: "C", name: "n", action: "a", userData: ["email": "u@b.co"], context: own, sharedContext: shared)
+    }
+
+    @Test func sharedValuesAreRedactedOnceAndStayShared() throws {
+        let shared = SharedContext(["email": "ctx@b.co", "app": ["name": "Shop"]])
+        let first = try #require(redactor.process(event(sharing: shared, own: ["email": "own@b.co", "session": ["eventIndex": 1]])))
+        let second = try #require(redactor.process(event(sharing: shared)))
+        let redacted = try #require(first.sharedContext)
+        #expect(redacted !== shared)
+        #expect(second.sharedContext === redacted)
+        #expect(redacted.values == ["email": .string(Redactor.hash("ctx@b.co", salt: "s")), "app": ["name": "Shop"]])
+        #expect(first.eventContext == ["email": .string(Redactor.hash("own@b.co", salt: "s")), "session": ["eventIndex": 1]])
+        #expect(first.userData["email"] == .string(Redactor.hash("u@b.co", salt: "s")))
+        #expect(first.context["email"] == .string(Redactor.hash("own@b.co", salt: "s")))
+        #expect(!first.context.description.contains("@b.co"))
+    }
+
+    @Test func anotherSharedInstanceIsRedactedAgain() throws {
+        let before = SharedContext(["email": "one@b.co"])
+        let after = SharedContext(["email": "two@b.co"])
+        let first = try #require(redactor.process(event(sharing: before)))
+        let second = try #require(redactor.process(event(sharing: after)))
+        #expect(first.sharedContext?.values["email"] == .string(Redactor.hash("one@b.co", salt: "s")))
+        #expect(second.sharedContext?.values["email"] == .string(Redactor.hash("two@b.co", salt: "s")))
+    }
+
+    @Test func aSharedContextWithNothingSensitiveIsPassedOnAsIs() throws {
+        let shared = SharedContext(["app": ["name": "Shop"], "locale": "en-US"])
+        let result = try #require(redactor.process(event(sharing: shared)))
+        #expect(result.sharedContext === shared)
+    }
+
+    @Test func theStacksEventsShareOneRedactedContext() throws {
+        let stack = DataQualityStack(configuration: QualityConfiguration(), store: InMemoryIdentityStore())
+        func run(_ event: TrackedEvent) -> TrackedEvent? {
+            stack.processors.reduce(Optional(event)) { current, stage in current.flatMap(stage.process) }
+        }
+        let first = try #require(run(TrackedEvent(category: "C", name: "n", action: "a", userData: ["k": 1])))
+        let second = try #require(run(TrackedEvent(category: "C", name: "n", action: "a", userData: ["k": 2])))
+        #expect(first.sharedContext != nil && first.sharedContext === second.sharedContext)
+        #expect(second.eventContext == ["session": ["eventIndex": 2]])
+    }
+}
