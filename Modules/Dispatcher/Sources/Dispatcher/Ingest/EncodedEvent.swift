@@ -53,7 +53,7 @@ package struct EncodedEvent: Sendable, Equatable {
         context.truncated = context.truncated || shared?.truncated == true
         userDataJSON = userData.bytes
         contextJSON = context.bytes
-        sharedContext = shared?.json.count ?? 0 > 2 ? shared : nil
+        sharedContext = (shared?.json.count ?? 0) > 2 ? shared : nil // `{}` shares nothing
         guard userData.truncated || context.truncated else {
             flagsJSON = Self.flagsJSON(event.flags)
             return
