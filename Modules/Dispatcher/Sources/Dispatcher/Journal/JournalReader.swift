@@ -46,6 +46,6 @@ enum JournalReader {
         var contexts: [UInt64: EncodedSharedContext] = [:]
         return JournalRecord.readEvents(in: base, from: JournalSegment.headerSize, to: size,
                                         framing: JournalRecord.Framing(format: format, number: number), maxRecords: .max,
-                                        emitFrom: offset, contexts: &contexts).events.map(\.withMergedContext)
+                                        emitFrom: offset, contexts: &contexts).events.compactMap { try? $0.readable() }
     }
 }
