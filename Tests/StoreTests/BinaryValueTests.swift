@@ -47,6 +47,19 @@ import Tracking
         #expect(Self.text(date.read.userDataJSON) == #"{"v":"1970-01-01T00:00:01.500Z"}"#)
     }
 
+    @Test func varintBoundariesReadBack() throws {
+        let numbers: [Int] = [63, 64, -64, -65, 127, 128, 8_191, 8_192, 16_383, 16_384, 1 << 35, -(1 << 35), .max - 1, .min + 1]
+        let lengths = [0, 1, 127, 128, 16_383, 16_384]
+        var userData: UserData = [:]
+        for number in numbers { userData["n\(number)"] = .int(number) }
+        for length in lengths { userData[String(repeating: "k", count: max(1, length))] = .string(String(repeating: "v", count: length)) }
+        userData["list"] = .array((0..<200).map { .int($0) })
+        let forms = try Self.bothForms(Self.event(userData: userData))
+        #expect(Self.text(forms.read.userDataJSON) == Self.text(forms.json.userDataJSON))
+        let typical = try Self.bothForms(Self.event(userData: ["item": "sku-1", "price": 12.5, "quantity": 3, "gift": false]))
+        #expect(typical.binary.userDataJSON.count < typical.json.userDataJSON.count) // smaller than the JSON it stands for
+    }
+
     @Test func manyMembersReadBackAsTheSameValues() throws {
         var userData: UserData = [:]
         for index in 0..<40 { userData["key\(index)"] = index.isMultiple(of: 2) ? .int(index) : .object(["n": .double(Double(index) / 3)]) }

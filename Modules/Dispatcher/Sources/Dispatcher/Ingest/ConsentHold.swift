@@ -14,11 +14,10 @@ enum ConsentHold {
     private static let quotedCode: [UInt8] = Array("\"\(flagCode)\"".utf8)
 
     /// The `code` member with the flag code as its value, as it appears in binary flags
-    /// (``BinaryValue``): key length and bytes, string tag, value length and bytes.
+    /// (``BinaryValue``): key length and bytes, string tag, value length and bytes (both short
+    /// enough for a one-byte varint length).
     private static let binaryCodeMember: [UInt8] = {
-        func text(_ value: String) -> [UInt8] {
-            withUnsafeBytes(of: UInt32(value.utf8.count).littleEndian, Array.init) + Array(value.utf8)
-        }
+        func text(_ value: String) -> [UInt8] { [UInt8(value.utf8.count)] + Array(value.utf8) }
         return text("code") + [BinaryValue.string] + text(flagCode)
     }()
 

@@ -44,7 +44,7 @@ struct BinaryValueReader {
         case BinaryValue.null: writer.null()
         case BinaryValue.falseTag: writer.bool(false)
         case BinaryValue.trueTag: writer.bool(true)
-        case BinaryValue.int: writer.int(Int64(bitPattern: try word()))
+        case BinaryValue.int: writer.int(BinaryValue.unzigzag(try varint()))
         case BinaryValue.double: writer.double(Double(bitPattern: try word()))
         case BinaryValue.date: writer.timestamp(milliseconds: Int64(bitPattern: try word()))
         case BinaryValue.string: writer.string(try text())
@@ -99,7 +99,8 @@ struct BinaryValueReader {
     private mutating func skip(open: Int) throws(BinaryValueError) {
         switch try byte() {
         case BinaryValue.null, BinaryValue.falseTag, BinaryValue.trueTag: return
-        case BinaryValue.int, BinaryValue.double, BinaryValue.date: _ = try word()
+        case BinaryValue.int: _ = try varint()
+        case BinaryValue.double, BinaryValue.date: _ = try word()
         case BinaryValue.string: try advance(by: Int(try length()))
         case BinaryValue.array:
             for _ in 0..<(try container(open: open)) { try skip(open: open + 1) }
@@ -133,10 +134,25 @@ struct BinaryValueReader {
         return base.load(fromByteOffset: offset, as: UInt8.self)
     }
 
+    /// A count or byte length: a varint that fits in 32 bits.
     private mutating func length() throws(BinaryValueError) -> UInt32 {
-        guard end - offset >= 4 else { throw BinaryValueError(offset: offset) }
-        defer { offset += 4 }
-        return UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+        let start = offset
+        let value = try varint()
+        guard value <= UInt64(UInt32.max) else { throw BinaryValueError(offset: start) }
+        return UInt32(value)
+    }
+
+    /// A LEB128 varint of at most 10 bytes.
+    private mutating func varint() throws(BinaryValueError) -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let byte = try byte()
+            guard shift < 64, shift < 63 || byte <= 1 else { throw BinaryValueError(offset: offset - 1) }
+            value |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
     }
 
     private mutating func word() throws(BinaryValueError) -> UInt64 {

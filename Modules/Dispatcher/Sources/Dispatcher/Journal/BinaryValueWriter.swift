@@ -19,10 +19,10 @@ enum BinaryValueWriter {
 
     /// Flags as a binary blob: an array of `{"code":…,"detail":…}` objects, `detail` only when set.
     static func flags(_ flags: [EventFlag]) -> [UInt8] {
-        var size = 1 + 5
+        var size = 1 + 1 + BinaryValue.varintSize(UInt64(flags.count))
         for flag in flags {
-            size += 5 + 4 + 4 + 5 + flag.code.utf8.count
-            if let detail = flag.detail { size += 4 + 6 + 5 + detail.utf8.count }
+            size += 2 + textSize("code") + 1 + textSize(flag.code)
+            if let detail = flag.detail { size += textSize("detail") + 1 + textSize(detail) }
         }
         return blob(size: size) { cursor in
             var cursor = header(array, count: flags.count, at: cursor)
@@ -57,8 +57,8 @@ enum BinaryValueWriter {
     /// The bytes `values` take as an object value, with `open` arrays and objects around it.
     private static func objectSize(_ values: UserData, open: Int, truncated: inout Bool) -> Int {
         guard open < UserDataValue.maximumDepth else { return placeholderSize(&truncated) }
-        var total = 5
-        for (key, value) in values { total += 4 + key.utf8.count + size(value, open: open + 1, truncated: &truncated) }
+        var total = 1 + BinaryValue.varintSize(UInt64(values.count))
+        for (key, value) in values { total += textSize(key) + size(value, open: open + 1, truncated: &truncated) }
         return total
     }
 
@@ -66,11 +66,12 @@ enum BinaryValueWriter {
     private static func size(_ value: UserDataValue, open: Int, truncated: inout Bool) -> Int {
         switch value {
         case .null, .bool: return 1
-        case .int, .double, .date: return 9
-        case .string(let text): return 5 + text.utf8.count
+        case .int(let number): return 1 + BinaryValue.varintSize(BinaryValue.zigzag(Int64(number)))
+        case .double, .date: return 9
+        case .string(let text): return 1 + textSize(text)
         case .array(let values):
             guard open < UserDataValue.maximumDepth else { return placeholderSize(&truncated) }
-            var total = 5
+            var total = 1 + BinaryValue.varintSize(UInt64(values.count))
             for element in values { total += size(element, open: open + 1, truncated: &truncated) }
             return total
         case .object(let values): return objectSize(values, open: open, truncated: &truncated)
@@ -101,7 +102,9 @@ enum BinaryValueWriter {
         switch value {
         case .null: return tag(BinaryValue.null, at: cursor)
         case .bool(let flag): return tag(flag ? BinaryValue.trueTag : BinaryValue.falseTag, at: cursor)
-        case .int(let number): return fixed(BinaryValue.int, UInt64(bitPattern: Int64(number)), at: cursor)
+        case .int(let number):
+            cursor.storeBytes(of: BinaryValue.int, as: UInt8.self)
+            return varint(BinaryValue.zigzag(Int64(number)), at: cursor + 1)
         case .double(let number): return fixed(BinaryValue.double, number.bitPattern, at: cursor)
         case .date(let date): return fixed(BinaryValue.date, UInt64(bitPattern: JSONText.milliseconds(date)), at: cursor)
         case .string(let text): return string(text, at: cursor)
@@ -130,8 +133,28 @@ enum BinaryValueWriter {
     @inline(__always)
     private static func header(_ tag: UInt8, count: Int, at cursor: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
         cursor.storeBytes(of: tag, as: UInt8.self)
-        (cursor + 1).storeBytes(of: UInt32(truncatingIfNeeded: count).littleEndian, as: UInt32.self)
-        return cursor + 5
+        return varint(UInt64(count), at: cursor + 1)
+    }
+
+    /// Writes `value` as a LEB128 varint at `cursor`; returns the end.
+    @inline(__always)
+    private static func varint(_ value: UInt64, at cursor: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+        var value = value
+        var cursor = cursor
+        while value >= 0x80 {
+            cursor.storeBytes(of: UInt8(truncatingIfNeeded: value) | 0x80, as: UInt8.self)
+            value >>= 7
+            cursor += 1
+        }
+        cursor.storeBytes(of: UInt8(truncatingIfNeeded: value), as: UInt8.self)
+        return cursor + 1
+    }
+
+    /// The bytes a key or string payload takes: varint length, then the UTF-8 bytes.
+    @inline(__always)
+    private static func textSize(_ value: String) -> Int {
+        let count = value.utf8.count
+        return BinaryValue.varintSize(UInt64(count)) + count
     }
 
     /// A string value: tag, then the length and bytes of ``text(_:at:)``.
@@ -141,14 +164,14 @@ enum BinaryValueWriter {
         return text(value, at: cursor + 1)
     }
 
-    /// A key or string payload: u32 byte count, then the UTF-8 bytes (no copy of a native string).
+    /// A key or string payload: varint byte count, then the UTF-8 bytes (no copy of a native string).
     @inline(__always)
     private static func text(_ value: String, at cursor: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
         var value = value
         return value.withUTF8 { utf8 in
-            cursor.storeBytes(of: UInt32(truncatingIfNeeded: utf8.count).littleEndian, as: UInt32.self)
-            if let start = utf8.baseAddress, utf8.count > 0 { (cursor + 4).copyMemory(from: start, byteCount: utf8.count) }
-            return cursor + 4 + utf8.count
+            let start = varint(UInt64(utf8.count), at: cursor)
+            if let bytes = utf8.baseAddress, utf8.count > 0 { start.copyMemory(from: bytes, byteCount: utf8.count) }
+            return start + utf8.count
         }
     }
 }
