@@ -49,7 +49,7 @@ import Tracking
         let second = EncodedEvent(Self.event(2))
         #expect(first.sharedContext != nil && first.sharedContext === second.sharedContext)
         #expect(EncodedEvent(Self.event(1, shared: SharedContext([:]))).sharedContext == nil) // nothing to share
-        #expect(try Self.decode(first.withMergedContext.contextJSON) == Self.event(1).context)
+        #expect(try Self.decode(first.readable().contextJSON) == Self.event(1).context)
         #expect(try first.decoded().context == Self.event(1).context)
     }
 
@@ -58,7 +58,7 @@ import Tracking
         for _ in 0..<(UserDataValue.maximumDepth + 3) { deep = .array([deep]) }
         let event = EncodedEvent(TrackedEvent(category: "c", name: "n", action: "a", sharedContext: SharedContext(["deep": deep])))
         #expect(event.flagCodes.contains(EventFlag.contextTruncated.description))
-        #expect(try Self.decode(event.withMergedContext.contextJSON)["deep"] != nil)
+        #expect(try Self.decode(event.readable().contextJSON)["deep"] != nil)
     }
 
     /// The shared contexts of each segment file, counted by reading the records themselves.
@@ -98,9 +98,9 @@ import Tracking
         let recovered = try EventJournal.recover(directory: directory)
         #expect(recovered == events)
         for (index, event) in recovered.enumerated() {
-            #expect(try Self.decode(event.withMergedContext.contextJSON) == Self.event(index).context)
+            #expect(try Self.decode(event.readable().contextJSON) == Self.event(index).context)
         }
-        #expect(JournalReader.events(in: directory, after: .start).map(\.contextJSON) == events.map(\.withMergedContext.contextJSON))
+        #expect(try JournalReader.events(in: directory, after: .start).map(\.contextJSON) == events.map { try $0.readable().contextJSON })
     }
 
     @Test func aDamagedContextRecordEndsItsSegment() throws {
@@ -149,7 +149,7 @@ import Tracking
         let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
         let path = folder.file("store.sqlite").path
-        let old = (0..<20).map { EncodedEvent(Self.event($0)).withMergedContext } // format 1 kept full contexts
+        let old = try (0..<20).map { try EncodedEvent(Self.event($0)).readable() } // format 1 kept full contexts
         try Self.writeFormatOneSegment(old, directory: path + ".journal", number: 1)
         #expect(try EventJournal.recover(directory: path + ".journal") == old)
         let store = try EventStore(path: path)

@@ -8,13 +8,13 @@ extension Dispatcher {
     ///   to the journal, in order, once it can); `nil` when the event was refused, which is
     ///   counted by ``RefusalReason`` in ``counters`` and reported.
     public func send(_ event: TrackedEvent) -> Receipt? {
-        accept(EncodedEvent(event)).receipt(for: event)
+        accept(EncodedEvent(journaling: event)).receipt(for: event)
     }
 
     /// Makes several events durable under one journal lock.
     /// - Returns: a receipt for each event accepted (see ``send(_:)``).
     public func send(contentsOf events: [TrackedEvent]) -> [Receipt] {
-        let encoded = events.map(EncodedEvent.init)
+        let encoded = events.map(EncodedEvent.init(journaling:))
         var written = 0
         if let backend, !overflow.isHolding {
             let result = backend.ingest.write(contentsOf: encoded)

@@ -13,11 +13,23 @@ enum ConsentHold {
     /// The flag code with its quotes, as it appears in encoded flags.
     private static let quotedCode: [UInt8] = Array("\"\(flagCode)\"".utf8)
 
-    /// Whether encoded flags hold the event; a byte search, no decoding.
-    static func isHeld(_ flagsJSON: [UInt8]) -> Bool {
-        let needle = quotedCode
-        guard flagsJSON.count >= needle.count else { return false }
-        return flagsJSON.withUnsafeBufferPointer { haystack in
+    /// The `code` member with the flag code as its value, as it appears in binary flags
+    /// (``BinaryValue``): key length and bytes, string tag, value length and bytes (both short
+    /// enough for a one-byte varint length).
+    private static let binaryCodeMember: [UInt8] = {
+        func text(_ value: String) -> [UInt8] { [UInt8(value.utf8.count)] + Array(value.utf8) }
+        return text("code") + [BinaryValue.string] + text(flagCode)
+    }()
+
+    /// Whether encoded flags (JSON or binary) hold the event; a byte search, no decoding.
+    static func isHeld(_ flags: [UInt8]) -> Bool {
+        contains(flags, BinaryValue.isBinary(flags) ? binaryCodeMember : quotedCode)
+    }
+
+    /// Whether `needle` occurs in `bytes`.
+    private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard bytes.count >= needle.count else { return false }
+        return bytes.withUnsafeBufferPointer { haystack in
             let last = haystack.count - needle.count
             var start = 0
             while start <= last {
@@ -32,10 +44,14 @@ enum ConsentHold {
         }
     }
 
-    /// The encoded flags without `awaiting_consent`, written like ``EncodedEvent`` writes them;
-    /// unchanged when they cannot be decoded.
-    static func released(_ flagsJSON: [UInt8]) -> [UInt8] {
-        guard let flags = try? JSONDecoder().decode([EventFlag].self, from: Data(flagsJSON)) else { return flagsJSON }
-        return EncodedEvent.flagsJSON(flags.filter { $0.code != flagCode })
+    /// The encoded flags without `awaiting_consent`, in the form they came in (JSON or binary),
+    /// written like ``EncodedEvent`` writes them (`[]` when none is left); unchanged when they
+    /// cannot be decoded.
+    static func released(_ encoded: [UInt8]) -> [UInt8] {
+        guard let json = try? BinaryValue.json(encoded),
+              let flags = try? JSONDecoder().decode([EventFlag].self, from: Data(json)) else { return encoded }
+        let kept = flags.filter { $0.code != flagCode }
+        guard !kept.isEmpty else { return EncodedEvent.emptyArray }
+        return BinaryValue.isBinary(encoded) ? BinaryValueWriter.flags(kept) : EncodedEvent.flagsJSON(kept)
     }
 }

@@ -3,10 +3,13 @@ import Tracking
 import TrackingJSON
 
 /// An event in the form the Dispatcher persists and delivers: scalar fields plus the
-/// userData, context and flags already encoded as compact JSON.
+/// userData, context and flags already encoded.
 ///
-/// Encoding happens once, on the sender's thread; wire encoders splice these JSON fragments
-/// into their payloads without decoding them again.
+/// Between the sender and the store the three are in the compact binary form of ``BinaryValue``
+/// (``init(journaling:)``: no JSON on the sender's thread, nor on the ingest writer's); the
+/// store keeps them so, and every event read back (``readable()``, the store's rows) has them
+/// as compact JSON, which wire encoders splice into their payloads without decoding again.
+/// The empty userData, context and flags are always the JSON constants `{}` and `[]`.
 ///
 /// Between the sender and the store an event may carry its shared context by reference
 /// (``sharedContext``, encoded once per ``Tracking/SharedContext`` instance) with only its own
@@ -23,51 +26,67 @@ package struct EncodedEvent: Sendable, Equatable {
     package var name: String
     /// The action.
     package var action: String
-    /// `userData` as a JSON object.
+    /// `userData` as a JSON object (or, until read back, as a ``BinaryValue`` blob).
     package var userDataJSON: [UInt8]
-    /// `context` as a JSON object: the full context, or only the event's own when
-    /// ``sharedContext`` is set.
+    /// `context` as a JSON object (or, until read back, as a ``BinaryValue`` blob): the full
+    /// context, or only the event's own when ``sharedContext`` is set.
     package var contextJSON: [UInt8]
     /// The shared context the event refers to, while it travels to the store; `nil` once read back.
     package var sharedContext: EncodedSharedContext?
-    /// `flags` as a JSON array of `{"code":…,"detail":…}` objects.
+    /// `flags` as a JSON array of `{"code":…,"detail":…}` objects (or, until read back, as a
+    /// ``BinaryValue`` blob of the same).
     package var flagsJSON: [UInt8]
 
-    /// Encodes an event. Runs on the sender's thread, so it does as little as it can: keys are
-    /// written in the dictionary's order, and empty context and flags share one constant.
+    /// Encodes an event as JSON: the readable form (tests, fixtures, anything off the hot path).
     ///
     /// Arrays and objects nested deeper than ``Tracking/UserDataValue/maximumDepth`` in userData
     /// or context are written as the placeholder and the event flagged
     /// ``Tracking/EventFlag/userDataTruncated`` or ``Tracking/EventFlag/contextTruncated``, so
     /// an event built by hand is as safe to persist and deliver as one from an `EventReporter`.
     package init(_ event: TrackedEvent) {
+        self.init(event, userData: Self.json, flags: Self.flagsJSON)
+    }
+
+    /// Encodes an event for the journal, in the binary form of ``BinaryValue``, cut and flagged
+    /// exactly as ``init(_:)`` cuts and flags. Runs on the sender's thread, so it does as little
+    /// as it can: one exactly sized allocation per non-empty part, no JSON.
+    package init(journaling event: TrackedEvent) {
+        self.init(event, userData: Self.binary, flags: BinaryValueWriter.flags)
+    }
+
+    /// Encodes `event` with `encode` for userData and its own context and `encodeFlags` for flags;
+    /// empty ones share the `{}` and `[]` constants.
+    @inline(__always)
+    private init(_ event: TrackedEvent, userData encode: (UserData) -> (bytes: [UInt8], truncated: Bool),
+                 flags encodeFlags: ([EventFlag]) -> [UInt8]) {
         id = event.id
         timestampMilliseconds = JSONText.milliseconds(event.timestamp)
         category = event.category
         name = event.name
         action = event.action
-        let userData = Self.json(event.userData)
+        let userData = event.userData.isEmpty ? (bytes: Self.emptyObject, truncated: false) : encode(event.userData)
         // Never `event.context`: reading it merges. The shared part is encoded once per instance.
         let shared = event.sharedContext.map(EncodedSharedContext.cached)
-        var context = Self.json(event.eventContext)
+        var context = event.eventContext.isEmpty ? (bytes: Self.emptyObject, truncated: false) : encode(event.eventContext)
         context.truncated = context.truncated || shared?.truncated == true
         userDataJSON = userData.bytes
         contextJSON = context.bytes
         sharedContext = (shared?.json.count ?? 0) > 2 ? shared : nil // `{}` shares nothing
-        guard userData.truncated || context.truncated else {
-            flagsJSON = Self.flagsJSON(event.flags)
-            return
-        }
         var flags = event.flags
         if userData.truncated, !flags.contains(.userDataTruncated) { flags.append(.userDataTruncated) }
         if context.truncated, !flags.contains(.contextTruncated) { flags.append(.contextTruncated) }
-        flagsJSON = Self.flagsJSON(flags)
+        flagsJSON = flags.isEmpty ? Self.emptyArray : encodeFlags(flags)
     }
 
     /// `{}`, shared.
     static let emptyObject: [UInt8] = Array("{}".utf8)
     /// `[]`, shared.
     static let emptyArray: [UInt8] = Array("[]".utf8)
+
+    /// The values as a binary blob, and whether anything was nested too deep and cut.
+    private static func binary(_ values: UserData) -> (bytes: [UInt8], truncated: Bool) {
+        BinaryValueWriter.object(values)
+    }
 
     /// The values as a JSON object, and whether anything was nested too deep and cut.
     private static func json(_ values: UserData) -> (bytes: [UInt8], truncated: Bool) {
@@ -112,14 +131,19 @@ package struct EncodedEvent: Sendable, Equatable {
         sharedContext = nil
     }
 
-    /// This event with its shared context merged into ``contextJSON`` (per
-    /// ``Tracking/SharedContext/merge(_:_:)``) and no reference: the form readers get.
-    package var withMergedContext: EncodedEvent {
-        guard let shared = sharedContext else { return self }
-        var merged = self
-        merged.contextJSON = ContextMerge.merge(shared: shared.json, own: contextJSON)
-        merged.sharedContext = nil
-        return merged
+    /// This event as readers get it: userData, context and flags as JSON (transcoded from the
+    /// binary form), its shared context merged into ``contextJSON`` (per
+    /// ``Tracking/SharedContext/merge(_:_:)``) and no reference.
+    /// - Throws: ``BinaryValueError`` when a binary part is malformed.
+    package func readable() throws(BinaryValueError) -> EncodedEvent {
+        var readable = self
+        readable.userDataJSON = try BinaryValue.json(userDataJSON)
+        readable.contextJSON = try BinaryValue.json(contextJSON)
+        readable.flagsJSON = try BinaryValue.json(flagsJSON)
+        guard let shared = sharedContext else { return readable }
+        readable.contextJSON = ContextMerge.merge(shared: shared.json, own: readable.contextJSON)
+        readable.sharedContext = nil
+        return readable
     }
 
     /// The kind of call the event records, derived from ``category`` (see ``Tracking/EventKind``).
@@ -136,7 +160,8 @@ package struct EncodedEvent: Sendable, Equatable {
 
     /// Decodes the event back into a ``Tracking/TrackedEvent`` (for the monitor and tests).
     package func decoded() throws -> TrackedEvent {
-        guard sharedContext == nil else { return try withMergedContext.decoded() }
+        guard sharedContext == nil, !BinaryValue.isBinary(userDataJSON), !BinaryValue.isBinary(contextJSON),
+              !BinaryValue.isBinary(flagsJSON) else { return try readable().decoded() }
         let decoder = JSONDecoder()
         return TrackedEvent(
             id: id,
@@ -152,6 +177,7 @@ package struct EncodedEvent: Sendable, Equatable {
 
     /// The flag codes, decoded from ``flagsJSON``; empty when it cannot be read.
     package var flagCodes: [String] {
-        ((try? JSONDecoder().decode([EventFlag].self, from: Data(flagsJSON))) ?? []).map(\.description)
+        guard let json = try? BinaryValue.json(flagsJSON) else { return [] }
+        return ((try? JSONDecoder().decode([EventFlag].self, from: Data(json))) ?? []).map(\.description)
     }
 }

@@ -46,6 +46,9 @@ enum JournalReader {
         var contexts: [UInt64: EncodedSharedContext] = [:]
         return JournalRecord.readEvents(in: base, from: JournalSegment.headerSize, to: size,
                                         framing: JournalRecord.Framing(format: format, number: number), maxRecords: .max,
-                                        emitFrom: offset, contexts: &contexts).events.map(\.withMergedContext)
+                                        emitFrom: offset, contexts: &contexts).events.map { event in
+            // An event whose binary parts cannot be read is still listed, as it is: never dropped.
+            (try? event.readable()) ?? event
+        }
     }
 }

@@ -7,13 +7,14 @@ extension EventStore {
     func claimBatch(limit: Int, maxBytes: Int, now: Date) throws -> [StoredEvent] {
         guard limit > 0 else { return [] }
         let due = Self.milliseconds(now)
-        let claimed: [StoredEvent] = try write { database, counts in
-            guard counts.pending > 0 else { return [] }
+        // Each row's stored size (what counted it in), not its size as read back as JSON.
+        let (claimed, sizes): ([StoredEvent], [Int]) = try write { database, counts in
+            guard counts.pending > 0 else { return ([], []) }
             let first = try database.cached(EventStoreSchema.firstPending)
             try first.bind(pendingFloor, at: 1)
             guard try first.step() else {
                 first.reset()
-                return []
+                return ([], [])
             }
             pendingFloor = first.int64(0)
             first.reset()
@@ -22,6 +23,7 @@ extension EventStore {
             try select.bind(due, at: 2)
             try select.bind(limit, at: 3)
             var batch: [StoredEvent] = []
+            var sizes: [Int] = []
             var bytes = 0
             while try select.step() {
                 let size = select.int(15)
@@ -29,10 +31,11 @@ extension EventStore {
                 var row = try self.row(select, database)
                 row.status = .inFlight
                 batch.append(row)
+                sizes.append(size)
                 bytes += size
             }
             select.reset()
-            guard let low = batch.first?.sequence, let high = batch.last?.sequence else { return [] }
+            guard let low = batch.first?.sequence, let high = batch.last?.sequence else { return ([], []) }
             let mark = try database.cached(EventStoreSchema.markInFlight)
             try mark.bind(low, at: 1)
             try mark.bind(high, at: 2)
@@ -42,9 +45,9 @@ extension EventStore {
             try setMetadata(EventStoreSchema.inFlightRangeKey, "\(range.0):\(range.1)", database)
             counts.pending -= batch.count
             counts.inFlight += batch.count
-            return batch
+            return (batch, sizes)
         }
-        lock.withLock { for row in claimed { inFlight[row.event.id] = (row.sequence, row.event.approximateSize) } }
+        lock.withLock { for (row, size) in zip(claimed, sizes) { inFlight[row.event.id] = (row.sequence, size) } }
         return claimed
     }
 

@@ -16,9 +16,9 @@ extension EventStore {
             category: statement.string(3) ?? "",
             name: statement.string(4) ?? "",
             action: statement.string(5) ?? "",
-            userDataJSON: statement.bytes(6),
-            contextJSON: statement.bytes(7),
-            flagsJSON: statement.bytes(8)
+            userDataJSON: try json(statement.bytes(6)),
+            contextJSON: try json(statement.bytes(7)),
+            flagsJSON: try json(statement.bytes(8))
         )
         let reference = UInt64(bitPattern: statement.int64(14))
         if reference != 0 {
@@ -34,6 +34,15 @@ extension EventStore {
             nextAttemptAt: next > 0 ? Self.date(next) : nil,
             lastError: statement.string(13)
         )
+    }
+
+    /// A stored userData, context or flags blob as JSON: binary ones (``BinaryValue``) transcoded,
+    /// JSON ones (rows written before) as they are.
+    /// - Throws: ``StoreError/corrupt(path:setAsidePath:cause:)`` for a malformed binary blob.
+    private func json(_ blob: [UInt8]) throws -> [UInt8] {
+        do { return try BinaryValue.json(blob) } catch {
+            throw StoreError.corrupt(path: path, setAsidePath: nil, cause: "event row: \(error)")
+        }
     }
 
     /// The JSON of the shared context `hash`, cached; an empty object when it is missing.
