@@ -49,8 +49,11 @@ enum DeliveryFixtures {
     }
 
     /// A stored row for `event`.
+    /// The event's shared context is merged into its own, as a store read gives it to a destination.
     static func stored(_ event: TrackedEvent, sequence: Int64 = 1, attempts: Int = 0) -> StoredEvent {
-        StoredEvent(sequence: sequence, event: EncodedEvent(event), status: .inFlight, attempts: attempts, createdAt: createdAt)
+        var flattened = event
+        flattened.context = event.context
+        return StoredEvent(sequence: sequence, event: EncodedEvent(flattened), status: .inFlight, attempts: attempts, createdAt: createdAt)
     }
 
     /// `count` small encoded events with distinct ids.
