@@ -2,48 +2,20 @@ import Foundation
 import Tracking
 
 /// The remembered ids and contents behind a `DuplicateDetector`: at most `capacity` of each,
-/// the oldest forgotten first. Contents are looked up by their ``ContentHash`` and compared in
-/// full only when the hash matches.
+/// the oldest forgotten first. Both are kept in ``IndexedRing``s: ids filed under their random
+/// half, contents under their ``ContentHash`` and compared in full only when the hash matches.
 final class DuplicateMemory: @unchecked Sendable {
-    /// The first event of a run of identical contents: a reference, so that looking it up
-    /// copies nothing. Only touched while holding the memory's `lock`.
-    private final class Remembered {
-        let category: String
-        let name: String
-        let action: String
-        let userData: UserData
-        let id: UUID
-        let timestamp: Date
-        /// The id as text, written the first time a duplicate names it.
-        var idText: String?
-
-        init(_ event: TrackedEvent) {
-            category = event.category
-            name = event.name
-            action = event.action
-            userData = event.userData
-            id = event.id
-            timestamp = event.timestamp
-        }
-
-        /// Whether `event` has the same content: category, name, action and userData.
-        func hasContent(of event: TrackedEvent) -> Bool {
-            category == event.category && name == event.name && action == event.action && userData == event.userData
-        }
-    }
-
     // Safe: every mutable property is only touched while holding `lock`.
     private let lock = NSLock()
     private let diagnostics: Diagnostics?
-    private var seenIDs: Set<SeenID> = []
-    private var idOrder: Ring<SeenID>
-    private var contents: [UInt64: Remembered] = [:]
-    private var contentOrder: Ring<UInt64>
+    private var ids: IndexedRing<SeenID>
+    /// One entry per content hash: the first event of the latest run with that hash.
+    private var contents: IndexedRing<RememberedContent>
 
     init(capacity: Int, diagnostics: Diagnostics?) {
         self.diagnostics = diagnostics
-        idOrder = Ring(capacity: capacity)
-        contentOrder = Ring(capacity: capacity)
+        ids = IndexedRing(capacity: capacity)
+        contents = IndexedRing(capacity: capacity)
     }
 
     /// Flags `event` `duplicate_id` when its id was seen, and `duplicate` when its content
@@ -53,8 +25,8 @@ final class DuplicateMemory: @unchecked Sendable {
         let hash = checksContent ? ContentHash.of(category: event.category, name: event.name, action: event.action, userData: event.userData) : 0
         let (repeatedID, earlier): (Bool, String?) = lock.withLock {
             let seen = SeenID(event.id)
-            let repeatedID = !seenIDs.insert(seen).inserted
-            if !repeatedID, let forgotten = idOrder.append(seen) { seenIDs.remove(forgotten) }
+            let repeatedID = ids.position(of: seen.key, where: { $0 == seen }) != nil
+            if !repeatedID { ids.append(seen, key: seen.key) }
             guard checksContent else { return (repeatedID, nil) }
             return (repeatedID, earlierID(of: event, hash: hash, window: window))
         }
@@ -67,20 +39,27 @@ final class DuplicateMemory: @unchecked Sendable {
     /// The text of the earlier event `event` duplicates, or `nil` (then `event` is remembered
     /// when its content is new, or when the earlier one is outside the window). Call holding `lock`.
     private func earlierID(of event: TrackedEvent, hash: UInt64, window: TimeInterval) -> String? {
-        if let earlier = contents[hash], earlier.hasContent(of: event) {
-            guard earlier.id != event.id else { return nil }
-            guard abs(event.timestamp.timeIntervalSince(earlier.timestamp)) < window else {
-                contents[hash] = Remembered(event)
-                return nil
-            }
-            if let text = earlier.idText { return text }
-            let text = EventID.text(earlier.id)
-            earlier.idText = text
-            return text
+        // One entry per hash: any entry filed under it is the one.
+        guard let position = contents.position(of: hash, where: { _ in true }) else {
+            contents.append(RememberedContent(event), key: hash)
+            return nil
         }
-        let isNew = contents.updateValue(Remembered(event), forKey: hash) == nil
-        if isNew, let forgotten = contentOrder.append(hash) { contents.removeValue(forKey: forgotten) }
-        return nil
+        let earlier = contents[position]
+        // Another content with the same hash, or the same one outside the window: the event
+        // starts a new run, in the place (and the order) of the one it replaces.
+        guard earlier.hasContent(of: event) else {
+            contents[position] = RememberedContent(event)
+            return nil
+        }
+        guard earlier.id != event.id else { return nil }
+        guard abs(event.timestamp.timeIntervalSince(earlier.timestamp)) < window else {
+            contents[position] = RememberedContent(event)
+            return nil
+        }
+        if let text = earlier.idText { return text }
+        let text = EventID.text(earlier.id)
+        contents[position].idText = text
+        return text
     }
 
     private func flag(_ event: inout TrackedEvent, _ flag: EventFlag, original: TrackedEvent) {
