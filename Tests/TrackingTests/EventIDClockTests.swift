@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Tracking
+import TrackingTestKit
 
 /// A wall clock that advances `tick` seconds per reading and, for the readings in `steppedBack`,
 /// reads one hour earlier: an NTP correction or a user changing the time, then changing it back.
@@ -121,6 +122,30 @@ struct EventIDClockTests {
         let next = generator.make()
         #expect(Self.pairsOutOfOrder([first, next]) == 0)
         #expect(EventID.milliseconds(of: next) < Self.milliseconds(clock.start) + 1_000, "a forward-dated id dragged the order")
+    }
+
+    @Test func anIdForAReadingJustTakenCarriesItsTimeAndIsOrderedWithTheOthers() {
+        let clock = SteppingClock(tick: 0.000_01, steppedBack: 0..<0)
+        let generator = EventIDGenerator(clock: clock.now)
+        var ids: [UUID] = []
+        for index in 0..<1_000 {
+            if index.isMultiple(of: 2) {
+                ids.append(generator.make())
+            } else {
+                let now = clock.now()
+                let id = generator.make(now: now)
+                #expect(EventID.milliseconds(of: id) == Self.milliseconds(now))
+                ids.append(id)
+            }
+        }
+        #expect(Self.pairsOutOfOrder(ids) == 0)
+    }
+
+    @Test func aSentEventsIdCarriesItsTimestamp() {
+        let recorder = RecordingPlugin()
+        EventReporter<Cart>(plugins: [recorder]).send(name: .add, action: .select)
+        let event = recorder.events.first
+        #expect(event.map { EventID.milliseconds(of: $0.id) } == event.map { Self.milliseconds($0.timestamp) })
     }
 
     @Test func aDateNearNowIsOrderedWithTheOthers() {

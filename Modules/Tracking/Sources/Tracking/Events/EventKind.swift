@@ -42,5 +42,8 @@ public enum EventKind: String, Sendable, CaseIterable {
     }
 
     /// Whether `category` is reserved for the library's own calls (starts with `$`).
-    public static func isReserved(_ category: String) -> Bool { category.first == reservedPrefix }
+    public static func isReserved(_ category: String) -> Bool {
+        // The first byte rules out almost every category without forming a Character.
+        category.utf8.first == UInt8(ascii: "$") && category.first == reservedPrefix
+    }
 }

@@ -128,7 +128,9 @@ public struct EventReporter<T: EventType>: Sendable {
     private func makeEvent(category: String, name: String, action: String, userData: UserData,
                            mistakes: [EventFlag]) -> TrackedEvent {
         let findings = userData.findings()
-        var event = TrackedEvent(category: category, name: name, action: action,
+        // One clock reading for the id and the timestamp.
+        let now = Date()
+        var event = TrackedEvent(id: EventID.make(now: now), timestamp: now, category: category, name: name, action: action,
                                  userData: findings.tooDeep ? userData.truncatedToMaximumDepth() : userData)
         for mistake in mistakes {
             event.flag(mistake)
