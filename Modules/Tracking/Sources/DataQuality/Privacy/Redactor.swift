@@ -75,8 +75,7 @@ struct Redactor: InPlaceEventProcessor {
                 } else {
                     result?.removeValue(forKey: key)
                 }
-            } else if value.isContainer, !(skippingBuiltIns && Self.builtInObjectKeys.contains(key)),
-                      let replacement = redacted(value) {
+            } else if value.isContainer, !(skippingBuiltIns && Self.isBuiltInObject(key)), let replacement = redacted(value) {
                 if result == nil { result = data }
                 result?[key] = replacement
             }
@@ -104,6 +103,12 @@ struct Redactor: InPlaceEventProcessor {
     }
 
     private func isSensitive(_ key: String) -> Bool { matcher.matches(key) }
+
+    /// Whether `key` is one of ``builtInObjects``: lengths compared first, texts only when equal.
+    private static func isBuiltInObject(_ key: String) -> Bool {
+        let length = key.utf8.count
+        return builtInObjectKeys.contains { $0.utf8.count == length && $0 == key }
+    }
 
     /// The replacement for a hashed value: `sha256:` and 16 hex digits.
     public static func hash(_ value: UserDataValue, salt: String) -> String {

@@ -149,7 +149,7 @@ public struct EventReporter<T: EventType>: Sendable {
         return event
     }
 
-    private func deliver(_ event: TrackedEvent) -> [Receipt] {
+    private func deliver(_ event: consuming TrackedEvent) -> [Receipt] {
         guard let processed = process(event) else { return [] }
         if plugins.count == 1 { return plugins[0].send(processed).map { [$0] } ?? [] }
         var receipts: [Receipt] = []
