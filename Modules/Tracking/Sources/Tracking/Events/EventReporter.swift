@@ -143,10 +143,14 @@ public struct EventReporter<T: EventType>: Sendable {
 
     /// `event` after every processor, or `nil` when one stops it. Changes it in place.
     private func process(_ event: consuming TrackedEvent) -> TrackedEvent? {
-        for processor in processors {
-            guard processor.processInPlace(&event) else { return nil }
+        var event = event
+        // Each stage is called where it lies in the array: iterating by value copies it out
+        // (retaining and releasing its parts) for every stage of every event.
+        let kept = processors.withUnsafeBufferPointer { stages in
+            for index in stages.indices where !stages[index].processInPlace(&event) { return false }
+            return true
         }
-        return event
+        return kept ? event : nil
     }
 
     private func deliver(_ event: consuming TrackedEvent) -> [Receipt] {
