@@ -46,14 +46,15 @@ struct HashIndexTests {
     }
 
     @Test func removingFromTheMiddleOfARunThatWrapsAroundKeepsTheRestFindable() {
-        // Hashes that all want the same home slot make one long run; at full capacity it fills
-        // half the table, and runs that start near the end wrap around to its start.
+        // Hashes that all want the same home slot make one long run. With 64 positions the
+        // table has 256 slots, and hash 21's home is slot 250: its run of 40 wraps around to
+        // the table's start.
         var index = HashIndex(capacity: 64)
-        let collide: [UInt64] = Array(repeating: 5, count: 40)
+        let collide: [UInt64] = Array(repeating: 21, count: 40)
         for (position, hash) in collide.enumerated() { index.insert(position, hash: hash) }
-        for position in stride(from: 1, to: 40, by: 3) { index.remove(position, hash: 5) }
+        for position in stride(from: 1, to: 40, by: 3) { index.remove(position, hash: 21) }
         for position in 0..<40 {
-            let found = index.position(of: 5) { $0 == position }
+            let found = index.position(of: 21) { $0 == position }
             #expect(found == (position % 3 == 1 ? nil : position), "\(position)")
         }
         #expect(index.count == 40 - 13)

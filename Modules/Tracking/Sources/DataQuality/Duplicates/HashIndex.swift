@@ -22,11 +22,12 @@ struct HashIndex {
     /// How many positions it holds.
     private(set) var count = 0
 
-    /// An empty index for at most `capacity` positions (at least one), with twice as many slots.
+    /// An empty index for at most `capacity` positions (at least one), with four times as many
+    /// slots: runs stay short, so lookups and removals touch few slots.
     init(capacity: Int) {
         self.capacity = max(1, capacity)
         var size = 8
-        while size < self.capacity * 2 { size <<= 1 }
+        while size < self.capacity * 4 { size <<= 1 }
         slots = Array(repeating: .empty, count: size)
         mask = size - 1
         shift = UInt64(64 - size.trailingZeroBitCount)
