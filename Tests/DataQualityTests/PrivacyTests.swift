@@ -90,6 +90,19 @@ struct PrivacyTests {
         #expect(changes.all == [.consent(category: "Marketing", decision: .denied)])
     }
 
+    @Test func aCategoryFirstNamedAtRunTimeNeedsConsentWhateverItsLength() {
+        let controls = PrivacyControls(store: InMemoryIdentityStore(), consentCategories: ["Marketing"])
+        controls.setConsent(.denied, for: "Ads")
+        controls.setConsent(.denied, for: "A category of more than sixty-three bytes, which all share one length bit")
+        #expect(PrivacyGate(controls).process(TrackedEvent(category: "Ads", name: "n", action: "a")) == nil)
+        #expect(PrivacyGate(controls).process(TrackedEvent(category: "Ads2", name: "n", action: "a")) != nil)
+        #expect(PrivacyGate(controls).process(TrackedEvent(
+            category: "A category of more than sixty-three bytes, which all share one length bit", name: "n", action: "a")) == nil)
+        #expect(PrivacyGate(controls).process(TrackedEvent(
+            category: "Another category of more than sixty-three bytes, with the same length bit", name: "n", action: "a")) != nil)
+        #expect(controls.consent(for: "Marketing") == .pending)
+    }
+
     @Test func purgeClearsPrivacyStateAndIdentifiersAndTellsTheDispatcher() throws {
         let folder = try TemporaryDirectory(prefix: "DataQualityTests")
         defer { folder.remove() }

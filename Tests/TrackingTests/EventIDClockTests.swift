@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Tracking
+import TrackingTestKit
 
 /// A wall clock that advances `tick` seconds per reading and, for the readings in `steppedBack`,
 /// reads one hour earlier: an NTP correction or a user changing the time, then changing it back.
@@ -121,6 +122,34 @@ struct EventIDClockTests {
         let next = generator.make()
         #expect(Self.pairsOutOfOrder([first, next]) == 0)
         #expect(EventID.milliseconds(of: next) < Self.milliseconds(clock.start) + 1_000, "a forward-dated id dragged the order")
+    }
+
+    @Test func anIdForAReadingJustTakenCarriesItsTimeAndIsOrderedWithTheOthers() {
+        let clock = SteppingClock(tick: 0.000_01, steppedBack: 0..<0)
+        let generator = EventIDGenerator(clock: clock.now)
+        var ids: [UUID] = []
+        for index in 0..<1_000 {
+            if index.isMultiple(of: 2) {
+                ids.append(generator.make())
+            } else {
+                let now = clock.now()
+                let id = generator.make(now: now)
+                #expect(EventID.milliseconds(of: id) == Self.milliseconds(now))
+                ids.append(id)
+            }
+        }
+        #expect(Self.pairsOutOfOrder(ids) == 0)
+    }
+
+    @Test func aSentEventsIdCarriesItsTimestampOrALaterOneTheOrderNeeds() throws {
+        let recorder = RecordingPlugin()
+        EventReporter<Cart>(plugins: [recorder]).send(name: .add, action: .select)
+        let event = try #require(recorder.events.first)
+        // Equal unless ids made meanwhile on other threads (tests run in parallel) moved the
+        // shared order past this reading: then the id keeps the later time.
+        let idTime = EventID.milliseconds(of: event.id)
+        let timestamp = Self.milliseconds(event.timestamp)
+        #expect(idTime >= timestamp && idTime <= timestamp + 1_000, "\(idTime) vs \(timestamp)")
     }
 
     @Test func aDateNearNowIsOrderedWithTheOthers() {

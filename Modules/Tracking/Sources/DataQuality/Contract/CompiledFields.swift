@@ -5,14 +5,22 @@ import Tracking
 /// ready for checking: rules by key, the mandatory keys, and the messages that do not depend on
 /// the event written once.
 final class CompiledFields: Sendable {
-    /// One field's rule with what checking it needs.
-    struct Rule: Sendable {
+    /// One field's rule with what checking it needs: a reference, so that looking it up copies
+    /// nothing but a pointer.
+    final class Rule: Sendable {
         /// The contract's rule.
         let rule: FieldRule
         /// ``FieldRule/expectation``.
         let expectation: String
         /// The compiled regular expression, when the format is one.
         let pattern: CompiledPattern?
+
+        /// Compiles `rule` with its regular expression `pattern`, when it has one.
+        init(rule: FieldRule, expectation: String, pattern: CompiledPattern?) {
+            self.rule = rule
+            self.expectation = expectation
+            self.pattern = pattern
+        }
     }
 
     /// The rules by userData key.

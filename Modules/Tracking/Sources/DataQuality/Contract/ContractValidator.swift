@@ -127,15 +127,16 @@ public struct ContractValidator: InPlaceEventProcessor {
 
     /// Adds the violations of one present, non-null value.
     private func check(_ value: UserDataValue, of key: String, against compiledRule: CompiledFields.Rule, into findings: inout ContractFindings) {
-        let rule = compiledRule.rule
-        guard rule.type.accepts(value) else {
-            findings.add(.wrongType, key, rule.type.rawValue, actual: "\(value.typeName) \(value)")
+        // Read through the shared rule, not a copy of it (which would retain each of its parts).
+        guard compiledRule.rule.type.accepts(value) else {
+            findings.add(.wrongType, key, compiledRule.rule.type.rawValue, actual: "\(value.typeName) \(value)")
             return
         }
-        if !rule.isAllowed(value) {
+        if compiledRule.rule.allowed != nil, !compiledRule.rule.isAllowed(value) {
             findings.add(.valueNotAllowed, key, compiledRule.expectation, actual: value.description)
         }
-        if let format = rule.format, let text = value.stringValue, !format.matches(text, compiled: compiledRule.pattern) {
+        if let format = compiledRule.rule.format, let text = value.stringValue,
+           !format.matches(text, compiled: compiledRule.pattern) {
             findings.add(.badFormat, key, format.name, actual: value.description)
         }
     }

@@ -1,86 +1,31 @@
 import Foundation
 import Tracking
 
-/// The remembered ids and contents behind a `DuplicateDetector`: at most `capacity` of each,
-/// the oldest forgotten first. Contents are looked up by their ``ContentHash`` and compared in
-/// full only when the hash matches.
+/// The remembered ids and contents behind a `DuplicateDetector` (``RecentEvents``, at most
+/// `capacity` of each, the oldest forgotten first), locked, and the flags and diagnostics of
+/// the duplicates it finds.
 final class DuplicateMemory: @unchecked Sendable {
-    /// The first event of a run of identical contents: a reference, so that looking it up
-    /// copies nothing. Only touched while holding the memory's `lock`.
-    private final class Remembered {
-        let category: String
-        let name: String
-        let action: String
-        let userData: UserData
-        let id: UUID
-        let timestamp: Date
-        /// The id as text, written the first time a duplicate names it.
-        var idText: String?
-
-        init(_ event: TrackedEvent) {
-            category = event.category
-            name = event.name
-            action = event.action
-            userData = event.userData
-            id = event.id
-            timestamp = event.timestamp
-        }
-
-        /// Whether `event` has the same content: category, name, action and userData.
-        func hasContent(of event: TrackedEvent) -> Bool {
-            category == event.category && name == event.name && action == event.action && userData == event.userData
-        }
-    }
-
-    // Safe: every mutable property is only touched while holding `lock`.
+    // Safe: `recent` is only touched while holding `lock`.
     private let lock = NSLock()
     private let diagnostics: Diagnostics?
-    private var seenIDs: Set<SeenID> = []
-    private var idOrder: Ring<SeenID>
-    private var contents: [UInt64: Remembered] = [:]
-    private var contentOrder: Ring<UInt64>
+    private var recent: RecentEvents
 
     init(capacity: Int, diagnostics: Diagnostics?) {
         self.diagnostics = diagnostics
-        idOrder = Ring(capacity: capacity)
-        contentOrder = Ring(capacity: capacity)
+        recent = RecentEvents(capacity: capacity)
     }
 
     /// Flags `event` `duplicate_id` when its id was seen, and `duplicate` when its content
     /// repeats one first seen less than `window` seconds earlier; reports each flag.
     func check(_ event: inout TrackedEvent, window: TimeInterval) {
-        let checksContent = event.kind != .identify
-        let hash = checksContent ? ContentHash.of(category: event.category, name: event.name, action: event.action, userData: event.userData) : 0
-        let (repeatedID, earlier): (Bool, String?) = lock.withLock {
-            let seen = SeenID(event.id)
-            let repeatedID = !seenIDs.insert(seen).inserted
-            if !repeatedID, let forgotten = idOrder.append(seen) { seenIDs.remove(forgotten) }
-            guard checksContent else { return (repeatedID, nil) }
-            return (repeatedID, earlierID(of: event, hash: hash, window: window))
-        }
+        // Identify calls are exempt from the content check; the hash is taken outside the lock.
+        let hash = event.kind == .identify
+            ? nil : ContentHash.of(category: event.category, name: event.name, action: event.action, userData: event.userData)
+        let (repeatedID, earlier) = lock.withLock { recent.check(event, contentHash: hash, window: window) }
         guard repeatedID || earlier != nil else { return }
         let original = event
         if repeatedID { flag(&event, EventFlag(code: "duplicate_id", detail: EventID.text(event.id)), original: original) }
         if let earlier { flag(&event, EventFlag(code: "duplicate", detail: earlier), original: original) }
-    }
-
-    /// The text of the earlier event `event` duplicates, or `nil` (then `event` is remembered
-    /// when its content is new, or when the earlier one is outside the window). Call holding `lock`.
-    private func earlierID(of event: TrackedEvent, hash: UInt64, window: TimeInterval) -> String? {
-        if let earlier = contents[hash], earlier.hasContent(of: event) {
-            guard earlier.id != event.id else { return nil }
-            guard abs(event.timestamp.timeIntervalSince(earlier.timestamp)) < window else {
-                contents[hash] = Remembered(event)
-                return nil
-            }
-            if let text = earlier.idText { return text }
-            let text = EventID.text(earlier.id)
-            earlier.idText = text
-            return text
-        }
-        let isNew = contents.updateValue(Remembered(event), forKey: hash) == nil
-        if isNew, let forgotten = contentOrder.append(hash) { contents.removeValue(forKey: forgotten) }
-        return nil
     }
 
     private func flag(_ event: inout TrackedEvent, _ flag: EventFlag, original: TrackedEvent) {

@@ -1,8 +1,8 @@
 import Foundation
 
-/// An event id as a set of seen ids holds it: equal when the ids are, hashed by its last 64
-/// bits only, which in a version 7 id are random (hashing all 16 bytes costs twice as much).
-struct SeenID: Hashable {
+/// An event id as the duplicate memory holds it: two 64-bit halves, compared in full, filed
+/// under its last 64 bits (``key``), which in a version 7 id are random.
+struct SeenID: Equatable {
     private let high: UInt64
     private let low: UInt64
 
@@ -14,6 +14,6 @@ struct SeenID: Hashable {
         }
     }
 
-    /// Feeds the random half only.
-    func hash(into hasher: inout Hasher) { hasher.combine(low) }
+    /// The random half, to file the id under.
+    var key: UInt64 { low }
 }

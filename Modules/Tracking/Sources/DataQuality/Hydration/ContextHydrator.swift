@@ -97,8 +97,11 @@ struct ContextHydrator: InPlaceEventProcessor {
             }
         }
         if let session {
-            let index: UserDataValue = .object(["eventIndex": .int(session.eventIndex)])
-            if own.isEmpty { own = [ContextKey.session: index] } else { own[ContextKey.session] = index }
+            if own.isEmpty {
+                own = Self.sessionContext(eventIndex: session.eventIndex)
+            } else {
+                own[ContextKey.session] = .object(["eventIndex": .int(session.eventIndex)])
+            }
         }
         var replaced: Set<String> = []
         if !providers.isEmpty { addProviderFields(to: &own, replaced: &replaced, event: event, shared: shared) }
@@ -121,6 +124,20 @@ struct ContextHydrator: InPlaceEventProcessor {
             event.context = full
         }
         return true
+    }
+
+    /// `[session: [eventIndex: 0]]`, the own context of an event with no other keys.
+    private static let sessionContextTemplate: UserData = [ContextKey.session: .object(["eventIndex": .int(0)])]
+
+    /// `[session: [eventIndex: eventIndex]]`: the template's copies with the one value of each
+    /// replaced in place, which hashes no key (building the dictionaries anew hashes both).
+    private static func sessionContext(eventIndex: Int) -> UserData {
+        var context = sessionContextTemplate
+        let sessionSlot = context.startIndex
+        guard case .object(var members) = context.values[sessionSlot] else { return context }
+        members.values[members.startIndex] = .int(eventIndex)
+        context.values[sessionSlot] = .object(members)
+        return context
     }
 
     /// Applies each provider's fields in turn, each provider seeing the context so far; collects

@@ -21,7 +21,11 @@ final class SharedContextCache: @unchecked Sendable {
     /// The context for `key`: the cached one when `key` is the last one asked for, otherwise
     /// `build()`'s, which is kept for the next call.
     func context(for key: Key, build: () -> SharedContext) -> SharedContext {
-        if let cached = lock.withLock({ last }), cached.key == key { return cached.context }
+        let cached: SharedContext? = lock.withLock {
+            guard let last, last.key == key else { return nil }
+            return last.context
+        }
+        if let cached { return cached }
         let built = build()
         lock.withLock { last = (key, built) }
         return built

@@ -12,7 +12,11 @@ final class RedactedContextCache: @unchecked Sendable {
     /// The redacted form of `shared`: the cached one when `shared` is the instance last asked
     /// for, otherwise `redact(shared)`'s, which is kept for the next call.
     func redacted(_ shared: SharedContext, redact: (SharedContext) -> SharedContext) -> SharedContext {
-        if let cached = lock.withLock({ last }), cached.original === shared { return cached.redacted }
+        let cached: SharedContext? = lock.withLock {
+            guard let last, last.original === shared else { return nil }
+            return last.redacted
+        }
+        if let cached { return cached }
         let redacted = redact(shared)
         lock.withLock { last = (shared, redacted) }
         return redacted

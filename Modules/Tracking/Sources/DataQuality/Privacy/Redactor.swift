@@ -27,7 +27,11 @@ struct Redactor: InPlaceEventProcessor {
 
     /// The context keys whose nested contents hydration builds from device, library, identity
     /// and session facts only: the key itself is checked, its contents are not walked.
-    static let builtInObjects: Set<String> = [
+    static let builtInObjects: Set<String> = Set(builtInObjectKeys)
+
+    /// ``builtInObjects`` as a list: six short keys are found faster by comparing them than by
+    /// hashing the key looked up.
+    private static let builtInObjectKeys = [
         ContextKey.app, ContextKey.device, ContextKey.os, ContextKey.library, ContextKey.session, ContextKey.snowplowEntities,
     ]
 
@@ -45,21 +49,22 @@ struct Redactor: InPlaceEventProcessor {
     public func processInPlace(_ event: inout TrackedEvent) -> Bool {
         guard !sensitiveKeys.isEmpty else { return true }
         if let userData = redacted(event.userData) { event.userData = userData }
-        if let own = redacted(event.eventContext, skippingInside: Self.builtInObjects) { event.eventContext = own }
+        if let own = redacted(event.eventContext, skippingBuiltIns: true) { event.eventContext = own }
         if let shared = event.sharedContext {
             event.sharedContext = sharedCache.redacted(shared) { original in
-                redacted(original.values, skippingInside: Self.builtInObjects).map(SharedContext.init) ?? original
+                redacted(original.values, skippingBuiltIns: true).map(SharedContext.init) ?? original
             }
         }
         return true
     }
 
     /// `data` with every sensitive key removed or hashed, at any depth.
-    public func redact(_ data: UserData) -> UserData { redacted(data, skippingInside: []) ?? data }
+    public func redact(_ data: UserData) -> UserData { redacted(data) ?? data }
 
     /// The redacted copy of `data`, or `nil` when nothing in it is sensitive (so unchanged
-    /// data is never rebuilt).
-    private func redacted(_ data: UserData, skippingInside opaque: Set<String> = []) -> UserData? {
+    /// data is never rebuilt). With `skippingBuiltIns`, the contents of ``builtInObjects`` are
+    /// not walked.
+    private func redacted(_ data: UserData, skippingBuiltIns: Bool = false) -> UserData? {
         if data.isEmpty { return nil }
         var result: UserData?
         for (key, value) in data {
@@ -70,7 +75,7 @@ struct Redactor: InPlaceEventProcessor {
                 } else {
                     result?.removeValue(forKey: key)
                 }
-            } else if value.isContainer, !opaque.contains(key), let replacement = redacted(value) {
+            } else if value.isContainer, !(skippingBuiltIns && Self.isBuiltInObject(key)), let replacement = redacted(value) {
                 if result == nil { result = data }
                 result?[key] = replacement
             }
@@ -98,6 +103,12 @@ struct Redactor: InPlaceEventProcessor {
     }
 
     private func isSensitive(_ key: String) -> Bool { matcher.matches(key) }
+
+    /// Whether `key` is one of ``builtInObjects``: lengths compared first, texts only when equal.
+    private static func isBuiltInObject(_ key: String) -> Bool {
+        let length = key.utf8.count
+        return builtInObjectKeys.contains { $0.utf8.count == length && $0 == key }
+    }
 
     /// The replacement for a hashed value: `sha256:` and 16 hex digits.
     public static func hash(_ value: UserDataValue, salt: String) -> String {

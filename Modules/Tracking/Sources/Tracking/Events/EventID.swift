@@ -17,6 +17,10 @@ public enum EventID {
     /// the wall clock was stepped back.
     public static func make() -> UUID { generator.make() }
 
+    /// A new UUIDv7 for `now`, a reading of the system's wall clock (`Date()`) just taken, so
+    /// that an event's id and timestamp come from one reading; ordered like ``make()``.
+    static func make(now: Date) -> UUID { generator.make(now: now) }
+
     /// A new UUIDv7 for `date`. A date within a second of now is ordered like ``make()``; any
     /// other (back- or forward-dated events, tests) keeps its own time, unordered, and does not
     /// affect the order of later ids. Use ``make()`` for ids that must be in order.

@@ -23,7 +23,11 @@ final class EventIDGenerator: @unchecked Sendable {
     }
 
     /// A new id for the clock's time, greater than every id this generator made before.
-    func make() -> UUID { uuid(next(milliseconds: Self.milliseconds(clock()), ordered: true)) }
+    func make() -> UUID { make(now: clock()) }
+
+    /// A new id for `now`, a reading of this generator's clock the caller has just taken (so
+    /// that an event's id and timestamp come from one reading), ordered like ``make()``.
+    func make(now: Date) -> UUID { uuid(next(milliseconds: Self.milliseconds(now), ordered: true)) }
 
     /// A new id for `date`. A date within a second of the clock is ordered like ``make()``; any
     /// other (back- or forward-dated) keeps its own time, unordered, and leaves the order alone,

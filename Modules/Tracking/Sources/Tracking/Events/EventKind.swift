@@ -34,6 +34,11 @@ public enum EventKind: String, Sendable, CaseIterable {
     /// The kind of an event with `category`: ``identify`` or ``screen`` for their reserved
     /// categories, ``track`` for every other one.
     public init(category: String) {
+        // Both reserved categories start with `$`: any other first byte is a track event's.
+        guard category.utf8.first == UInt8(ascii: "$") else {
+            self = .track
+            return
+        }
         switch category {
         case EventKind.identify.category: self = .identify
         case EventKind.screen.category: self = .screen
@@ -42,5 +47,8 @@ public enum EventKind: String, Sendable, CaseIterable {
     }
 
     /// Whether `category` is reserved for the library's own calls (starts with `$`).
-    public static func isReserved(_ category: String) -> Bool { category.first == reservedPrefix }
+    public static func isReserved(_ category: String) -> Bool {
+        // The first byte rules out almost every category without forming a Character.
+        category.utf8.first == UInt8(ascii: "$") && category.first == reservedPrefix
+    }
 }

@@ -128,7 +128,9 @@ public struct EventReporter<T: EventType>: Sendable {
     private func makeEvent(category: String, name: String, action: String, userData: UserData,
                            mistakes: [EventFlag]) -> TrackedEvent {
         let findings = userData.findings()
-        var event = TrackedEvent(category: category, name: name, action: action,
+        // One clock reading for the id and the timestamp.
+        let now = Date()
+        var event = TrackedEvent(id: EventID.make(now: now), timestamp: now, category: category, name: name, action: action,
                                  userData: findings.tooDeep ? userData.truncatedToMaximumDepth() : userData)
         for mistake in mistakes {
             event.flag(mistake)
@@ -141,13 +143,17 @@ public struct EventReporter<T: EventType>: Sendable {
 
     /// `event` after every processor, or `nil` when one stops it. Changes it in place.
     private func process(_ event: consuming TrackedEvent) -> TrackedEvent? {
-        for processor in processors {
-            guard processor.processInPlace(&event) else { return nil }
+        var event = event
+        // Each stage is called where it lies in the array: iterating by value copies it out
+        // (retaining and releasing its parts) for every stage of every event.
+        let kept = processors.withUnsafeBufferPointer { stages in
+            for index in stages.indices where !stages[index].processInPlace(&event) { return false }
+            return true
         }
-        return event
+        return kept ? event : nil
     }
 
-    private func deliver(_ event: TrackedEvent) -> [Receipt] {
+    private func deliver(_ event: consuming TrackedEvent) -> [Receipt] {
         guard let processed = process(event) else { return [] }
         if plugins.count == 1 { return plugins[0].send(processed).map { [$0] } ?? [] }
         var receipts: [Receipt] = []
