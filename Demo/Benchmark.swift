@@ -164,10 +164,12 @@ struct Benchmark {
         result.add("send_ns_p50_stack_flagged", Double(flagged.latencies[flagged.latencies.count / 2]), unit: "ns", target: "(every event flagged)")
         result.add("bytes_per_event_stack_flagged", flagged.bytesPerEvent, unit: "B", target: "(flags stored)")
 
-        // 6. The peer workload, in a fresh child process (see PeerWorkload).
-        progress?.setStatus("peer workload (child process)")
-        result.add(PeerWorkload.key, try PeerWorkload.measureInChild(), unit: "MB",
-                   target: "< \(PeerWorkload.peerPeakMegabytes) (quoted peer)")
+        // 6. The peer workload, in fresh child processes (see PeerWorkload): the median of three
+        // runs and the highest, since a peak moves with what else the machine is doing.
+        progress?.setStatus("peer workload (child processes)")
+        let peaks = try (0..<3).map { _ in try PeerWorkload.measureInChild() }.sorted()
+        result.add(PeerWorkload.key, peaks[1], unit: "MB", target: "< \(PeerWorkload.peerPeakMegabytes) (quoted peer; median of 3)")
+        result.add(PeerWorkload.key + "_max", peaks[2], unit: "MB", target: "(highest of the 3)")
         return result
     }
 }

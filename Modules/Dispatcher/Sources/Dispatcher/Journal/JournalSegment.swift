@@ -65,7 +65,7 @@ final class JournalSegment: @unchecked Sendable {
     private(set) var populatedBelow = 0
     /// How many bytes ahead of the end of records are kept resident and writable, so that the
     /// sender rarely takes a page fault.
-    static let runway = 2 << 20
+    static let runway = 512 << 10
 
     static func fileName(_ number: UInt64) -> String {
         let digits = String(number)
@@ -257,7 +257,7 @@ final class JournalSegment: @unchecked Sendable {
 
     /// The fewest bytes handed back at once: each call unmaps pages in every thread of the
     /// process (a TLB shootdown), so it is made rarely.
-    static let releaseChunk = 1 << 20
+    static let releaseChunk = 512 << 10
     /// The offset below which pages read by the consumer were handed back (consumer only).
     private var readReleasedBelow = 0
 

@@ -64,6 +64,9 @@ extension EventStore {
         self.database = database
         try database.enableWriteAheadLog()
         try database.execute("PRAGMA temp_store = MEMORY")
+        // A 1 MiB page cache (SQLite's default is 2 MiB): inserts append to the right edge of the
+        // tree and claims read forward, so few pages are read twice; memory stays small.
+        try database.execute("PRAGMA cache_size = -1024")
         // Some builds (Debian's) default to full secure delete, which writes every freed page to
         // the log: deleted rows are overwritten when it costs no extra I/O; purge() vacuums.
         try database.execute("PRAGMA secure_delete = FAST")
