@@ -19,13 +19,13 @@ extension EventStore {
         let (outcome, inserted) = try write { database, counts in
             var outcome = InsertOutcome()
             let statement = try database.cached(EventStoreSchema.insert)
-            var seen = Set<UInt64>(minimumCapacity: events.count)
+            var seen = KeySet(minimumCapacity: events.count)
             var firstSequence: Int64?
             var newContexts: [UInt64] = []
             for element in events {
                 try element.withBorrowed { event in
                     let key = Self.duplicateKey(event.uuid)
-                    if !seen.insert(key).inserted || recentIDs.contains(key) || (!olderIDs.isEmpty && olderIDs.contains(key)) {
+                    if !seen.insert(key) || recentIDs.contains(key) || (!olderIDs.isEmpty && olderIDs.contains(key)) {
                         outcome.duplicates.append(event.id)
                         return
                     }
@@ -93,11 +93,11 @@ extension EventStore {
     }
 
     /// Adds ids to the duplicate window, rolling generations when the newest is full.
-    func remember(_ keys: Set<UInt64>) {
+    func remember(_ keys: KeySet) {
         lock.withLock {
             if recentIDs.count + keys.count > Self.duplicateWindow {
-                olderIDs = recentIDs
-                recentIDs = Set(minimumCapacity: Self.duplicateWindow)
+                swap(&olderIDs, &recentIDs)
+                recentIDs.removeAll(keepingCapacity: true)
             }
             recentIDs.formUnion(keys)
         }
