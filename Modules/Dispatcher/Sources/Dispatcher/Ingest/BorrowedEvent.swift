@@ -63,6 +63,8 @@ struct BorrowedEvent {
 
 /// An event the store can insert by borrowing its fields (see ``EventStore/insert(_:settingMetadata:now:)``).
 protocol BorrowableEvent {
+    /// The event id.
+    var id: UUID { get }
     /// Calls `body` with the event's fields borrowed; they are valid only during the call.
     func withBorrowed<Result>(_ body: (BorrowedEvent) throws -> Result) rethrows -> Result
 }

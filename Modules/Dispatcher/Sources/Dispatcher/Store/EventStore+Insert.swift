@@ -20,12 +20,17 @@ extension EventStore {
             var outcome = InsertOutcome()
             let statement = try database.cached(EventStoreSchema.insert)
             var seen = KeySet(minimumCapacity: events.count)
+            // All the window's lookups first, in a loop of independent loads the CPU overlaps
+            // (interleaved with SQLite calls, each would wait for its cache miss alone).
+            let duplicate = events.map { event in
+                let key = Self.duplicateKey(event.id.uuid)
+                return !seen.insert(key) || recentIDs.contains(key) || (!olderIDs.isEmpty && olderIDs.contains(key))
+            }
             var firstSequence: Int64?
             var newContexts: [UInt64] = []
-            for element in events {
+            for (element, isDuplicate) in zip(events, duplicate) {
                 try element.withBorrowed { event in
-                    let key = Self.duplicateKey(event.uuid)
-                    if !seen.insert(key) || recentIDs.contains(key) || (!olderIDs.isEmpty && olderIDs.contains(key)) {
+                    if isDuplicate {
                         outcome.duplicates.append(event.id)
                         return
                     }
