@@ -68,6 +68,15 @@ import Testing
         }
     }
 
+    @Test func warmingChangesNothingInTheSet() {
+        var set: KeySet = [0, 5, 1 << 40]
+        set.warm([0, 5, 6, 1 << 40, .max])
+        set.warm([])
+        #expect(set.count == 3)
+        #expect(set.contains(0) && set.contains(5) && set.contains(1 << 40))
+        #expect(!set.contains(6) && !set.contains(.max))
+    }
+
     @Test func formUnionAddsTheOtherSetsKeys() {
         var set: KeySet = [1, 2]
         set.formUnion([2, 3, 0])

@@ -20,11 +20,12 @@ extension EventStore {
             var outcome = InsertOutcome()
             let statement = try database.cached(EventStoreSchema.insert)
             var seen = KeySet(minimumCapacity: events.count)
-            // All the window's lookups first, in a loop of independent loads the CPU overlaps
-            // (interleaved with SQLite calls, each would wait for its cache miss alone).
-            let duplicate = events.map { event in
-                let key = Self.duplicateKey(event.id.uuid)
-                return !seen.insert(key) || recentIDs.contains(key) || (!olderIDs.isEmpty && olderIDs.contains(key))
+            // All the window's lookups first, their cache misses overlapped (interleaved with
+            // SQLite calls, each would wait for its miss alone).
+            let keys = events.map { Self.duplicateKey($0.id.uuid) }
+            recentIDs.warm(keys)
+            if !olderIDs.isEmpty { olderIDs.warm(keys) }
+            let duplicate = keys.map { key in !seen.insert(key) || recentIDs.contains(key) || (!olderIDs.isEmpty && olderIDs.contains(key))
             }
             var firstSequence: Int64?
             var newContexts: [UInt64] = []

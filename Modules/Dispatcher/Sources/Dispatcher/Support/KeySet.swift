@@ -10,6 +10,8 @@ struct KeySet: ExpressibleByArrayLiteral {
     private var holdsZero = false
     /// How many keys the set holds.
     private(set) var count = 0
+    /// What ``warm(_:)`` last read, kept so that its loads are not optimised away.
+    private var warmed: UInt64 = 0
 
     /// Creates an empty set that holds `minimumCapacity` keys before it grows.
     init(minimumCapacity: Int = 0) {
@@ -38,6 +40,17 @@ struct KeySet: ExpressibleByArrayLiteral {
                 index = (index + 1) & mask
             }
         }
+    }
+
+    /// Reads the slot where the lookup of each key starts, in a loop of independent loads that
+    /// the CPU overlaps, so that ``contains(_:)`` for those keys right after finds them in cache
+    /// instead of waiting for each miss alone (a large set does not fit in cache).
+    mutating func warm(_ keys: [UInt64]) {
+        var folded: UInt64 = 0
+        slots.withUnsafeBufferPointer { slots in
+            for key in keys { folded ^= slots[Self.home(of: key, slotCount: slots.count)] }
+        }
+        warmed = folded
     }
 
     /// Adds `key`.
