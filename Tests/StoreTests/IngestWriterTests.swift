@@ -14,8 +14,8 @@ final class IngestProbe: @unchecked Sendable {
     var persisted: [UUID] { lock.withLock { persistedIDs } }
     var errors: [String] { lock.withLock { errorTexts } }
 
-    func persisted(_ events: [EncodedEvent], _ outcome: InsertOutcome) {
-        lock.withLock { persistedIDs.append(contentsOf: events.map(\.id)) }
+    func persisted(_ group: PersistedGroup, _ outcome: InsertOutcome) {
+        lock.withLock { persistedIDs.append(contentsOf: group.ids) }
     }
 
     func failed(_ error: any Error) { lock.withLock { errorTexts.append("\(error)") } }

@@ -8,18 +8,18 @@ extension Dispatcher {
         }
     }
 
-    func didPersist(_ events: [EncodedEvent], _ outcome: InsertOutcome) {
+    func didPersist(_ group: PersistedGroup, _ outcome: InsertOutcome) {
         let now = Date()
-        let flagged = events.reduce(0) { $0 + ($1.flagsJSON.count > 2 ? 1 : 0) }
-        timeline.record(TimelineStep(kind: .persisted, at: now), for: persistedIDs(of: events, duplicates: outcome.duplicates))
+        timeline.record(TimelineStep(kind: .persisted, at: now), for: persistedIDs(of: group.ids, duplicates: outcome.duplicates))
         if !outcome.evicted.isEmpty { timeline.record(TimelineStep(kind: .evicted, at: now), for: outcome.evicted) }
         let initialCount = configuration.strategy.contains(.initialEvents) ? configuration.batch.initialEventsCount : 0
+        let count = group.ids.count
         let wantsDelivery = lock.withLock {
-            state.counters.flagged += flagged
-            state.pendingSinceRequest += events.count
+            state.counters.flagged += group.flagged
+            state.pendingSinceRequest += count
             // The first `initialEventsCount` events of a run are delivered at once.
             let initial = state.persistedSoFar < initialCount
-            state.persistedSoFar += events.count
+            state.persistedSoFar += count
             let full = state.pendingSinceRequest >= configuration.batch.deliverySize
             if full { state.pendingSinceRequest = 0 }
             return full || initial
@@ -30,12 +30,12 @@ extension Dispatcher {
         }
     }
 
-    /// The ids of `events` except the `duplicates` the store skipped, hashing nothing when there
-    /// are none (the usual case).
-    private func persistedIDs(of events: [EncodedEvent], duplicates: [UUID]) -> [UUID] {
-        guard !duplicates.isEmpty else { return events.map(\.id) }
+    /// `ids` except the `duplicates` the store skipped, hashing nothing when there are none (the
+    /// usual case).
+    private func persistedIDs(of ids: [UUID], duplicates: [UUID]) -> [UUID] {
+        guard !duplicates.isEmpty else { return ids }
         let skipped = Set(duplicates)
-        return events.lazy.map(\.id).filter { !skipped.contains($0) }
+        return ids.filter { !skipped.contains($0) }
     }
 
     func didAttempt(_ attempt: DeliveryAttempt) {

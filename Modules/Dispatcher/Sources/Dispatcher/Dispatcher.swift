@@ -91,7 +91,7 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         do {
             backend = try DispatcherBackend.open(
                 configuration: configuration,
-                onPersisted: { events, outcome in box.value?.didPersist(events, outcome) },
+                onPersisted: { group, outcome in box.value?.didPersist(group, outcome) },
                 onAttempt: { attempt in box.value?.didAttempt(attempt) },
                 onReport: { report in box.value?.didDeliver(report) })
         } catch {

@@ -11,7 +11,7 @@ struct DispatcherBackend: Sendable {
     /// to pending, replays the journal and starts delivery.
     static func open(
         configuration: DispatcherConfiguration,
-        onPersisted: @escaping @Sendable ([EncodedEvent], InsertOutcome) -> Void,
+        onPersisted: @escaping @Sendable (PersistedGroup, InsertOutcome) -> Void,
         onAttempt: @escaping @Sendable (DeliveryAttempt) -> Void,
         onReport: @escaping @Sendable (DeliveryReport) -> Void
     ) throws -> DispatcherBackend {

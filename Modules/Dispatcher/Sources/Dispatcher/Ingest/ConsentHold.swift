@@ -23,25 +23,28 @@ enum ConsentHold {
 
     /// Whether encoded flags (JSON or binary) hold the event; a byte search, no decoding.
     static func isHeld(_ flags: [UInt8]) -> Bool {
+        flags.withUnsafeBytes { isHeld($0) }
+    }
+
+    /// Whether encoded flags (JSON or binary) hold the event; a byte search, no decoding.
+    static func isHeld(_ flags: UnsafeRawBufferPointer) -> Bool {
         contains(flags, BinaryValue.isBinary(flags) ? binaryCodeMember : quotedCode)
     }
 
-    /// Whether `needle` occurs in `bytes`.
-    private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard bytes.count >= needle.count else { return false }
-        return bytes.withUnsafeBufferPointer { haystack in
-            let last = haystack.count - needle.count
-            var start = 0
-            while start <= last {
-                if haystack[start] == needle[0] {
-                    var matched = 1
-                    while matched < needle.count, haystack[start + matched] == needle[matched] { matched += 1 }
-                    if matched == needle.count { return true }
-                }
-                start += 1
+    /// Whether `needle` occurs in `haystack`.
+    private static func contains(_ haystack: UnsafeRawBufferPointer, _ needle: [UInt8]) -> Bool {
+        guard haystack.count >= needle.count else { return false }
+        let last = haystack.count - needle.count
+        var start = 0
+        while start <= last {
+            if haystack[start] == needle[0] {
+                var matched = 1
+                while matched < needle.count, haystack[start + matched] == needle[matched] { matched += 1 }
+                if matched == needle.count { return true }
             }
-            return false
+            start += 1
         }
+        return false
     }
 
     /// The encoded flags without `awaiting_consent`, in the form they came in (JSON or binary),

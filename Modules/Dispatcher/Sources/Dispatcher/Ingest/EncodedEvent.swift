@@ -154,8 +154,13 @@ package struct EncodedEvent: Sendable, Equatable {
 
     /// The bytes this event occupies in a payload, roughly: used for byte limits.
     package var approximateSize: Int {
-        64 + category.utf8.count + name.utf8.count + action.utf8.count
-            + userDataJSON.count + contextJSON.count + flagsJSON.count + (sharedContext?.json.count ?? 0)
+        Self.approximateSize(fieldBytes: category.utf8.count + name.utf8.count + action.utf8.count
+                             + userDataJSON.count + contextJSON.count + flagsJSON.count, sharedContext: sharedContext)
+    }
+
+    /// The approximate payload size of an event whose texts and encoded parts total `fieldBytes`.
+    static func approximateSize(fieldBytes: Int, sharedContext: EncodedSharedContext?) -> Int {
+        64 + fieldBytes + (sharedContext?.json.count ?? 0)
     }
 
     /// Decodes the event back into a ``Tracking/TrackedEvent`` (for the monitor and tests).

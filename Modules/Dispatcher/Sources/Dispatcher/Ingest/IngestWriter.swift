@@ -28,7 +28,7 @@ final class IngestWriter: @unchecked Sendable {
     private var crashed = false
     private var lastReport: (text: String, time: Date)?
     private var readCursor: JournalPosition
-    private var pendingBatch: EventJournal.Batch?
+    private var pendingBatch: EventJournal.BorrowedBatch?
 
     /// The store events are moved into.
     let store: EventStore
@@ -36,7 +36,7 @@ final class IngestWriter: @unchecked Sendable {
     let journal: EventJournal
     /// Batch size, retry timing and journal bounds.
     let configuration: IngestConfiguration
-    private let onPersisted: (@Sendable ([EncodedEvent], InsertOutcome) -> Void)?
+    private let onPersisted: (@Sendable (PersistedGroup, InsertOutcome) -> Void)?
     private let onError: (@Sendable (any Error) -> Void)?
 
     /// The `meta` key under which the journal position reached is stored.
@@ -47,8 +47,8 @@ final class IngestWriter: @unchecked Sendable {
     ///   - store: the store to fill; it stays open after ``close(timeout:)`` (its owner closes it).
     ///   - journalDirectory: the journal folder. Defaults to `<store path>.journal` beside the store.
     ///   - configuration: batch size, retry timing, journal bounds.
-    ///   - onPersisted: called on the writer thread after each committed group, with the events
-    ///     and what the store did with them (duplicates, evictions).
+    ///   - onPersisted: called on the writer thread after each committed group, with its ids and
+    ///     flag count and what the store did with the events (duplicates, evictions).
     ///   - onError: called on the writer or calling thread when storing or journalling fails
     ///     (at most once a second for a repeated error).
     /// - Throws: ``StoreError`` or ``JournalError`` when the journal folder cannot be created or read.
@@ -56,7 +56,7 @@ final class IngestWriter: @unchecked Sendable {
         store: EventStore,
         journalDirectory: String? = nil,
         configuration: IngestConfiguration = IngestConfiguration(),
-        onPersisted: (@Sendable ([EncodedEvent], InsertOutcome) -> Void)? = nil,
+        onPersisted: (@Sendable (PersistedGroup, InsertOutcome) -> Void)? = nil,
         onError: (@Sendable (any Error) -> Void)? = nil
     ) throws {
         self.store = store
@@ -226,7 +226,7 @@ final class IngestWriter: @unchecked Sendable {
     /// Reads the next group from the journal (or retries the one that failed) and commits it.
     private func persistNextBatch() -> Step {
         if pendingBatch == nil {
-            let batch = journal.read(from: readCursor, maxRecords: configuration.batchSize)
+            let batch = journal.readBorrowed(from: readCursor, maxRecords: configuration.batchSize)
             if batch.skippedDamage {
                 report(JournalError.io(path: journal.directory, operation: "read (damaged record skipped)", errno: EIO))
             }
@@ -245,9 +245,12 @@ final class IngestWriter: @unchecked Sendable {
                 stats.duplicates += outcome.duplicates.count
                 stats.evicted += outcome.evicted.count
             }
+            // Before `advance`: it may discard (and recycle) the segments the events are borrowed from.
+            let group = onPersisted.map { _ in PersistedGroup(batch.events) }
+            let count = batch.events.count
             advance(to: batch.next)
-            onPersisted?(batch.events, outcome)
-            return .persisted(batch.events.count)
+            if let group { onPersisted?(group, outcome) }
+            return .persisted(count)
         } catch {
             condition.withLock {
                 stats.storeFailures += 1

@@ -45,6 +45,9 @@ enum BinaryValue {
     @inline(__always)
     static func isBinary(_ bytes: [UInt8]) -> Bool { bytes.first == format }
 
+    /// Whether `bytes` are in the binary form (rather than JSON).
+    static func isBinary(_ bytes: UnsafeRawBufferPointer) -> Bool { bytes.first == format }
+
     /// `bytes` as JSON: transcoded when binary, as they are when already JSON.
     /// - Throws: ``BinaryValueError`` when binary bytes are malformed.
     static func json(_ bytes: [UInt8]) throws(BinaryValueError) -> [UInt8] {

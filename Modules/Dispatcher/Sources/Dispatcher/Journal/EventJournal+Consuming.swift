@@ -12,21 +12,73 @@ extension EventJournal {
         var skippedDamage: Bool
     }
 
+    /// What ``readBorrowed(from:maxRecords:)`` found: events borrowed from the segments' mappings.
+    ///
+    /// The batch keeps the segments it read alive, so the events stay readable while it exists;
+    /// it must be used up before those segments are discarded (``discard(before:includingLast:)``
+    /// recycles consumed files, and their new records would replace the bytes borrowed).
+    struct BorrowedBatch {
+        /// The events, in append order.
+        var events: [BorrowedEvent]
+        /// Where the next read starts (after these events).
+        var next: JournalPosition
+        /// Whether a damaged record was skipped (the rest of that segment is ignored).
+        var skippedDamage: Bool
+        /// The segments the events are borrowed from.
+        var segments: [JournalSegment]
+    }
+
     /// Reads up to `maxRecords` events after `position`, moving across segments. Never blocks
     /// appends for longer than taking a snapshot.
     func read(from position: JournalPosition, maxRecords: Int) -> Batch {
-        var cursor = position
         var events: [EncodedEvent] = []
+        let (next, damaged) = readSegments(from: position, maxRecords: maxRecords) { segment, offset, end, remaining in
+            let result = segment.read(from: offset, to: end, maxRecords: remaining)
+            events.append(contentsOf: result.events)
+            return (result.events.count, result.next, result.damaged)
+        }
+        return Batch(events: events, next: next, skippedDamage: damaged)
+    }
+
+    /// Reads up to `maxRecords` events after `position` like ``read(from:maxRecords:)``, without
+    /// copying them: each event's fields point into its segment's mapping (see ``BorrowedBatch``).
+    /// Consumer only.
+    func readBorrowed(from position: JournalPosition, maxRecords: Int) -> BorrowedBatch {
+        var events: [BorrowedEvent] = []
+        events.reserveCapacity(min(maxRecords, 4_096))
+        var touched: [JournalSegment] = []
+        let (next, damaged) = readSegments(from: position, maxRecords: maxRecords) { segment, offset, end, remaining in
+            touched.append(segment)
+            let before = events.count
+            let result = JournalRecord.readBorrowed(in: segment.base, from: max(offset, JournalSegment.headerSize), to: end,
+                                                    framing: segment.framing, maxRecords: remaining,
+                                                    contexts: &segment.readContexts) { events.append($0) }
+            return (events.count - before, result.next, result.damaged)
+        }
+        return BorrowedBatch(events: events, next: next, skippedDamage: damaged, segments: touched)
+    }
+
+    /// Walks the segments from `position`, letting `readSegment` read each (the segment, the
+    /// offset to start at, the end of its records, how many events may still be read; it returns
+    /// how many it read, the offset after them and whether it stopped at damage) until
+    /// `maxRecords` events are read or no more are available.
+    /// - Returns: where the next read starts, and whether a damaged record was skipped.
+    private func readSegments(
+        from position: JournalPosition, maxRecords: Int,
+        readSegment: (JournalSegment, Int, Int, Int) -> (count: Int, next: Int, damaged: Bool)
+    ) -> (next: JournalPosition, damaged: Bool) {
+        var cursor = position
+        var count = 0
         var damaged = false
-        while events.count < maxRecords {
+        while count < maxRecords {
             let snapshot: (segment: JournalSegment, end: Int, sealed: Bool)? = condition.withLock {
                 guard let segment = segments.first(where: { $0.number >= cursor.segment }) else { return nil }
                 return (segment, segment.end, segment.sealed)
             }
             guard let (segment, end, sealed) = snapshot else { break }
             if segment.number > cursor.segment { cursor = JournalPosition(segment: segment.number, offset: JournalSegment.headerSize) }
-            let result = segment.read(from: cursor.offset, to: end, maxRecords: maxRecords - events.count)
-            events.append(contentsOf: result.events)
+            let result = readSegment(segment, cursor.offset, end, maxRecords - count)
+            count += result.count
             cursor.offset = result.next
             if result.damaged {
                 damaged = true
@@ -43,7 +95,7 @@ extension EventJournal {
             let first = condition.withLock { segments.first { $0.number >= cursor.segment }?.number }
             cursor = JournalPosition(segment: first ?? cursor.segment, offset: JournalSegment.headerSize)
         }
-        return Batch(events: events, next: cursor, skippedDamage: damaged)
+        return (cursor, damaged)
     }
 
     /// Waits until records exist after `position` and have had ``lingerInterval`` to gather (or

@@ -55,7 +55,8 @@ enum JournalRecord {
 
     /// What a record holds.
     enum Entry {
-        case event(EncodedEvent)
+        /// An event, borrowed from the mapping read.
+        case event(BorrowedEvent)
         case context(EncodedSharedContext)
     }
 
@@ -190,25 +191,24 @@ enum JournalRecord {
                 shared = known
             }
         }
-        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &uuid) { $0.copyMemory(from: UnsafeRawBufferPointer(start: body + layout.id, count: 16)) }
+        let uuid = body.loadUnaligned(fromByteOffset: layout.id, as: uuid_t.self)
         let timestamp = Int64(littleEndian: body.loadUnaligned(fromByteOffset: layout.timestamp, as: Int64.self))
         var cursor = body + layout.fixed
         func take(_ count: Int) -> UnsafeRawBufferPointer {
             defer { cursor += count }
             return UnsafeRawBufferPointer(start: cursor, count: count)
         }
-        var event = EncodedEvent(
-            id: UUID(uuid: uuid),
+        let event = BorrowedEvent(
+            uuid: uuid,
             timestampMilliseconds: timestamp,
-            category: String(decoding: take(lengths.0), as: UTF8.self),
-            name: String(decoding: take(lengths.1), as: UTF8.self),
-            action: String(decoding: take(lengths.2), as: UTF8.self),
-            userDataJSON: bytes(take(lengths.3)),
-            contextJSON: bytes(take(lengths.4)),
-            flagsJSON: bytes(take(lengths.5))
+            category: take(lengths.0),
+            name: take(lengths.1),
+            action: take(lengths.2),
+            userData: take(lengths.3),
+            context: take(lengths.4),
+            flags: take(lengths.5),
+            sharedContext: shared
         )
-        event.sharedContext = shared
         return (.event(event), frameSize(payload: payload))
     }
 
@@ -220,25 +220,31 @@ enum JournalRecord {
                            emitFrom: Int = 0, contexts: inout [UInt64: EncodedSharedContext]) -> (events: [EncodedEvent], next: Int, damaged: Bool) {
         var events: [EncodedEvent] = []
         events.reserveCapacity(min(maxRecords, 1_024))
-        var position = start
-        while events.count < maxRecords, position < limit {
-            guard let (entry, frame) = read(at: base + position, available: limit - position, framing: framing, contexts: &contexts) else {
-                return (events, position, true)
-            }
-            if case .event(let event) = entry, position >= emitFrom { events.append(event) }
-            position += frame
-        }
-        return (events, position, false)
+        let result = readBorrowed(in: base, from: start, to: limit, framing: framing, maxRecords: maxRecords,
+                                  emitFrom: emitFrom, contexts: &contexts) { events.append($0.encoded()) }
+        return (events, result.next, result.damaged)
     }
 
-    /// The bytes as an array; the common `{}` and `[]` share one constant each (no allocation).
+    /// Like ``readEvents(in:from:to:framing:maxRecords:emitFrom:contexts:)``, handing each event to
+    /// `emit` borrowed from the mapping (valid while the mapping is).
+    /// - Returns: the offset after the events, and whether reading stopped at a damaged record.
     @inline(__always)
-    private static func bytes(_ buffer: UnsafeRawBufferPointer) -> [UInt8] {
-        if buffer.count == 2 {
-            if buffer[0] == UInt8(ascii: "{"), buffer[1] == UInt8(ascii: "}") { return EncodedEvent.emptyObject }
-            if buffer[0] == UInt8(ascii: "["), buffer[1] == UInt8(ascii: "]") { return EncodedEvent.emptyArray }
+    static func readBorrowed(in base: UnsafeRawPointer, from start: Int, to limit: Int, framing: Framing, maxRecords: Int,
+                             emitFrom: Int = 0, contexts: inout [UInt64: EncodedSharedContext],
+                             emit: (BorrowedEvent) -> Void) -> (next: Int, damaged: Bool) {
+        var emitted = 0
+        var position = start
+        while emitted < maxRecords, position < limit {
+            guard let (entry, frame) = read(at: base + position, available: limit - position, framing: framing, contexts: &contexts) else {
+                return (position, true)
+            }
+            if case .event(let event) = entry, position >= emitFrom {
+                emit(event)
+                emitted += 1
+            }
+            position += frame
         }
-        return Array(buffer)
+        return (position, false)
     }
 
     /// The end of the readable records from `start` on, collecting the context records.

@@ -67,8 +67,8 @@ final class SQLiteStatement {
 
     /// Binds UTF-8 text without copying it: the bytes must stay valid and unchanged until the
     /// statement has been stepped for this binding.
-    func bindBorrowed(text: UnsafeBufferPointer<UInt8>, at index: Int32) throws(SQLiteError) {
-        let pointer = UnsafeRawPointer(text.baseAddress ?? UnsafePointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
+    func bindBorrowed(text: UnsafeRawBufferPointer, at index: Int32) throws(SQLiteError) {
+        let pointer = (text.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!).assumingMemoryBound(to: CChar.self)
         try check(sqlite3_bind_text(handle, index, pointer, Int32(text.count), nil))
     }
 

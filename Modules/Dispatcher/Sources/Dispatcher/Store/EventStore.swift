@@ -51,8 +51,8 @@ final class EventStore: DeliveryQueue, @unchecked Sendable {
     /// The rows in flight claimed through this store: id → seq and size.
     var inFlight: [UUID: (sequence: Int64, size: Int)] = [:]
     /// Keys of ids inserted recently (two generations), to ignore duplicates without an index.
-    var recentIDs = Set<UInt64>(minimumCapacity: EventStore.duplicateWindow)
-    var olderIDs: Set<UInt64> = []
+    var recentIDs = KeySet(minimumCapacity: EventStore.duplicateWindow)
+    var olderIDs: KeySet = []
     /// Hashes of the shared contexts known to be in `contexts` (committed).
     var storedContexts: Set<UInt64> = []
     /// Shared contexts read back, by hash: each is read from `contexts` once.
