@@ -7,26 +7,28 @@ import Foundation
 /// and drop under pressure.
 enum ResidentMemory {
     /// Resident set size now, in MiB.
-    static func currentMegabytes() -> Double { field("VmRSS") }
+    static func currentMegabytes() -> Double { fields("VmRSS")[0] }
 
     /// Anonymous resident memory (heap, stacks) now, in MiB.
-    static func anonymousMegabytes() -> Double { field("RssAnon") }
+    static func anonymousMegabytes() -> Double { fields("RssAnon")[0] }
 
     /// The most resident memory this process ever had (`VmHWM`, the kernel's high-water mark),
     /// in MiB.
-    static func highWaterMegabytes() -> Double { field("VmHWM") }
+    static func highWaterMegabytes() -> Double { fields("VmHWM")[0] }
 
-    private static func field(_ name: String) -> Double {
+    /// The named fields of one reading of `/proc/self/status`, in MiB, in the order asked
+    /// (0 for a field not found, and off Linux): one read per sample keeps the sampler cheap.
+    static func fields(_ names: String...) -> [Double] {
+        var values = [Double](repeating: 0, count: names.count)
         #if os(Linux)
-        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-        for line in text.split(separator: "\n") where line.hasPrefix(name + ":") {
-            let number = line.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Double($0) } ?? 0
-            return number / 1024
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return values }
+        for line in text.split(separator: "\n") {
+            guard let index = names.firstIndex(where: { line.hasPrefix($0 + ":") }) else { continue }
+            let number = line.dropFirst(names[index].count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Double($0) } ?? 0
+            values[index] = number / 1024
         }
-        return 0
-        #else
-        return 0
         #endif
+        return values
     }
 
     /// Samples resident memory every few milliseconds on its own thread and keeps the peaks.
@@ -40,8 +42,8 @@ enum ResidentMemory {
         init() {
             Thread.detachNewThread { [self] in
                 while lock.withLock({ running }) {
-                    let total = ResidentMemory.currentMegabytes()
-                    let anonymous = ResidentMemory.anonymousMegabytes()
+                    let reading = ResidentMemory.fields("VmRSS", "RssAnon")
+                    let (total, anonymous) = (reading[0], reading[1])
                     lock.withLock {
                         peak = max(peak, total)
                         peakAnonymous = max(peakAnonymous, anonymous)
