@@ -8,7 +8,24 @@ extension Dispatcher {
     ///   to the journal, in order, once it can); `nil` when the event was refused, which is
     ///   counted by ``RefusalReason`` in ``counters`` and reported.
     public func send(_ event: TrackedEvent) -> Receipt? {
-        accept(EncodedEvent(journaling: event)).receipt(for: event)
+        if journalDirectly(event) { return Placement.journal.receipt(for: event) }
+        return accept(EncodedEvent(journaling: event)).receipt(for: event)
+    }
+
+    /// Writes `event` straight into the journal, its parts encoded in place (the common case:
+    /// the store is open, nothing waits in memory, nothing must be cut).
+    /// - Returns: whether it was journalled; when not, nothing was counted, and ``accept(_:)``
+    ///   decides what happens to it (the journal may refuse it again, then memory takes it or
+    ///   it is refused and counted).
+    private func journalDirectly(_ event: TrackedEvent) -> Bool {
+        let (backend, closed) = lock.withLock { (state.backend, state.closed) }
+        guard !closed, let backend, !overflow.isHolding, let direct = DirectJournalEvent(event) else { return false }
+        do {
+            try backend.ingest.write(direct)
+            return true
+        } catch {
+            return false
+        }
     }
 
     /// Makes several events durable under one journal lock.

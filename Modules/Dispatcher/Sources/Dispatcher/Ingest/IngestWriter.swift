@@ -103,7 +103,7 @@ final class IngestWriter: @unchecked Sendable {
 
     /// Appends `event` to the journal, or throws why it could not; counts nothing (the caller
     /// decides what happens to a refused event).
-    func write(_ event: EncodedEvent) throws(JournalError) {
+    func write(_ event: some JournalEventSource) throws(JournalError) {
         try journal.append(event)
     }
 

@@ -17,6 +17,21 @@ enum BinaryValueWriter {
         return (bytes, truncated)
     }
 
+    /// The bytes ``object(_:)`` would make of `values` (format byte included), and whether
+    /// something nested too deep would be cut: for writing in place with ``writeObject(_:at:)``.
+    static func objectBlobSize(_ values: UserData) -> (size: Int, truncated: Bool) {
+        var truncated = false
+        let size = 1 + objectSize(values, open: 0, truncated: &truncated)
+        return (size, truncated)
+    }
+
+    /// Writes the blob ``object(_:)`` makes of `values` at `cursor` (``objectBlobSize(_:)`` bytes);
+    /// returns the end.
+    static func writeObject(_ values: UserData, at cursor: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+        cursor.storeBytes(of: BinaryValue.format, as: UInt8.self)
+        return writeObject(values, open: 0, at: cursor + 1)
+    }
+
     /// Flags as a binary blob: an array of `{"code":…,"detail":…}` objects, `detail` only when set.
     static func flags(_ flags: [EventFlag]) -> [UInt8] {
         var size = 1 + 1 + BinaryValue.varintSize(UInt64(flags.count))

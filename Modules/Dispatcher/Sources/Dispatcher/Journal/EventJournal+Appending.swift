@@ -7,7 +7,7 @@ extension EventJournal {
     /// - Throws: ``JournalError`` when the journal is full or closed, the event is too large, or a
     ///   new segment cannot be created.
     @discardableResult
-    func append(_ event: EncodedEvent) throws(JournalError) -> JournalPosition {
+    func append(_ event: some JournalEventSource) throws(JournalError) -> JournalPosition {
         let payload = JournalRecord.payloadSize(event)
         let frame = JournalRecord.frameSize(payload: payload)
         condition.lock()
@@ -43,7 +43,7 @@ extension EventJournal {
     /// when that segment does not hold it yet (so every segment replays on its own).
     /// - Returns: the segment written to.
     @inline(__always)
-    private func writeLocked(_ event: EncodedEvent, payload: Int, frame: Int) throws(JournalError) -> JournalSegment {
+    private func writeLocked(_ event: some JournalEventSource, payload: Int, frame: Int) throws(JournalError) -> JournalSegment {
         guard let shared = event.sharedContext else {
             let segment = try writableSegment(for: frame)
             JournalRecord.write(event, payload: payload, to: segment.base + segment.end, salt: segment.number)

@@ -66,9 +66,8 @@ enum JournalRecord {
     static let contextFixedPayload = 4 + 8
 
     /// The payload bytes of `event`'s record.
-    static func payloadSize(_ event: EncodedEvent) -> Int {
-        Layout.current.fixed + event.category.utf8.count + event.name.utf8.count + event.action.utf8.count
-            + event.userDataJSON.count + event.contextJSON.count + event.flagsJSON.count
+    static func payloadSize(_ event: some JournalEventSource) -> Int {
+        Layout.current.fixed + event.category.utf8.count + event.name.utf8.count + event.action.utf8.count + event.partsSize
     }
 
     /// The payload bytes of a context record.
@@ -81,7 +80,7 @@ enum JournalRecord {
     ///
     /// Straight-line code with no capturing closures: this runs on the sender's thread, and a
     /// closure capturing mutable locals costs a dynamic exclusivity check per call.
-    static func write(_ event: EncodedEvent, payload: Int, to base: UnsafeMutableRawPointer, salt: UInt64) {
+    static func write(_ event: some JournalEventSource, payload: Int, to base: UnsafeMutableRawPointer, salt: UInt64) {
         let layout = Layout.current
         let body = base + frameHeader
         body.storeBytes(of: eventKind.littleEndian, as: UInt32.self)
@@ -96,9 +95,7 @@ enum JournalRecord {
         cursor = copy(text: &text, into: cursor, length: lengths + 4)
         text = event.action
         cursor = copy(text: &text, into: cursor, length: lengths + 8)
-        cursor = copy(bytes: event.userDataJSON, into: cursor, length: lengths + 12)
-        cursor = copy(bytes: event.contextJSON, into: cursor, length: lengths + 16)
-        _ = copy(bytes: event.flagsJSON, into: cursor, length: lengths + 20)
+        _ = event.writeParts(at: cursor, lengths: lengths + 12)
         seal(base, payload: payload, salt: salt)
     }
 
@@ -124,12 +121,6 @@ enum JournalRecord {
     @inline(__always)
     private static func copy(text: inout String, into cursor: UnsafeMutableRawPointer, length: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
         text.withUTF8 { copy(UnsafeRawBufferPointer($0), into: cursor, length: length) }
-    }
-
-    /// Copies bytes to `cursor`, writes their count at `length`, returns the end.
-    @inline(__always)
-    private static func copy(bytes: [UInt8], into cursor: UnsafeMutableRawPointer, length: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
-        bytes.withUnsafeBytes { copy($0, into: cursor, length: length) }
     }
 
     @inline(__always)

@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+import Tracking
+@testable import Dispatcher
+
+@Suite("DirectJournalEvent: the record written in place is the one EncodedEvent(journaling:) makes")
+struct DirectJournalEventTests {
+    private static func record(_ source: some JournalEventSource) -> [UInt8] {
+        let payload = JournalRecord.payloadSize(source)
+        let frame = JournalRecord.frameSize(payload: payload)
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: frame, alignment: 8)
+        defer { buffer.deallocate() }
+        buffer.initializeMemory(as: UInt8.self, repeating: 0, count: frame)
+        JournalRecord.write(source, payload: payload, to: buffer, salt: 7)
+        return Array(UnsafeRawBufferPointer(start: buffer, count: frame))
+    }
+
+    @Test("same bytes with userData, own context, a shared context and flags; and with all of them empty")
+    func sameBytes() throws {
+        let shared = SharedContext(["app": ["name": "shop"], "session": ["id": "s-1"]])
+        let full = TrackedEvent(category: "Cart", name: "add", action: "select",
+                                userData: ["sku": "ü-1", "quantity": .int(-3), "price": 19.99, "gift": false, "tags": ["a", .null]],
+                                context: ["session": ["eventIndex": .int(42)]], sharedContext: shared,
+                                flags: [EventFlag(code: "unknown_field", detail: "coupon")])
+        let empty = TrackedEvent(category: "Cart", name: "view", action: "open")
+        for event in [full, empty] {
+            let direct = try #require(DirectJournalEvent(event))
+            let encoded = EncodedEvent(journaling: event)
+            #expect(Self.record(direct) == Self.record(encoded))
+            #expect(direct.sharedContext?.hash == encoded.sharedContext?.hash)
+        }
+    }
+
+    @Test("an event nested too deep is left to EncodedEvent, which cuts and flags it")
+    func tooDeepTakesTheOtherPath() {
+        var value = UserDataValue.int(1)
+        for _ in 0..<(UserDataValue.maximumDepth + 2) { value = .array([value]) }
+        let event = TrackedEvent(category: "Cart", name: "add", action: "select", userData: ["deep": value])
+        #expect(DirectJournalEvent(event) == nil)
+        #expect(EncodedEvent(journaling: event).flagsJSON != EncodedEvent.emptyArray)
+    }
+}
