@@ -66,12 +66,12 @@ package struct EncodedEvent: Sendable, Equatable {
         action = event.action
         let userData = event.userData.isEmpty ? (bytes: Self.emptyObject, truncated: false) : encode(event.userData)
         // Never `event.context`: reading it merges. The shared part is encoded once per instance.
-        let shared = event.sharedContext.map(EncodedSharedContext.cached)
+        let shared = EncodedSharedContext.reference(of: event)
         var context = event.eventContext.isEmpty ? (bytes: Self.emptyObject, truncated: false) : encode(event.eventContext)
-        context.truncated = context.truncated || shared?.truncated == true
+        context.truncated = context.truncated || shared.truncated
         userDataJSON = userData.bytes
         contextJSON = context.bytes
-        sharedContext = (shared?.json.count ?? 0) > 2 ? shared : nil // `{}` shares nothing
+        sharedContext = shared.context
         var flags = event.flags
         if userData.truncated, !flags.contains(.userDataTruncated) { flags.append(.userDataTruncated) }
         if context.truncated, !flags.contains(.contextTruncated) { flags.append(.contextTruncated) }

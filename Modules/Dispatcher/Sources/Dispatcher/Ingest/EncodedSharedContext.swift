@@ -26,6 +26,13 @@ package final class EncodedSharedContext: Sendable, Equatable {
         self.init(json: writer.bytes, truncated: writer.truncated)
     }
 
+    /// The shared context a record of `event` refers to, encoded once per instance: `nil` when
+    /// the event has none or an empty one (`{}` shares nothing); and whether it was cut.
+    static func reference(of event: TrackedEvent) -> (context: EncodedSharedContext?, truncated: Bool) {
+        guard let shared = event.sharedContext.map(cached) else { return (nil, false) }
+        return (shared.json.count > 2 ? shared : nil, shared.truncated)
+    }
+
     /// Equal when the JSON is.
     package static func == (lhs: EncodedSharedContext, rhs: EncodedSharedContext) -> Bool {
         lhs === rhs || (lhs.hash == rhs.hash && lhs.json == rhs.json)

@@ -19,24 +19,13 @@ struct DirectJournalEvent: JournalEventSource {
 
     /// Sizes `event`'s parts; `nil` when one must be cut.
     init?(_ event: TrackedEvent) {
-        var userDataSize = EncodedEvent.emptyObject.count
-        if !event.userData.isEmpty {
-            let sized = BinaryValueWriter.objectBlobSize(event.userData)
-            guard !sized.truncated else { return nil }
-            userDataSize = sized.size
-        }
-        var contextSize = EncodedEvent.emptyObject.count
-        if !event.eventContext.isEmpty {
-            let sized = BinaryValueWriter.objectBlobSize(event.eventContext)
-            guard !sized.truncated else { return nil }
-            contextSize = sized.size
-        }
-        let shared = event.sharedContext.map(EncodedSharedContext.cached)
-        guard shared?.truncated != true else { return nil }
+        guard let userDataSize = Self.size(of: event.userData), let contextSize = Self.size(of: event.eventContext) else { return nil }
+        let shared = EncodedSharedContext.reference(of: event)
+        guard !shared.truncated else { return nil }
         self.event = event
         self.userDataSize = userDataSize
         self.contextSize = contextSize
-        self.sharedContext = (shared?.json.count ?? 0) > 2 ? shared : nil // `{}` shares nothing
+        self.sharedContext = shared.context
         flags = event.flags.isEmpty ? EncodedEvent.emptyArray : BinaryValueWriter.flags(event.flags)
     }
 
@@ -51,6 +40,13 @@ struct DirectJournalEvent: JournalEventSource {
         var cursor = Self.write(event.userData, size: userDataSize, at: cursor, length: lengths)
         cursor = Self.write(event.eventContext, size: contextSize, at: cursor, length: lengths + 4)
         return Self.copy(flags, into: cursor, length: lengths + 8)
+    }
+
+    /// The bytes `values` take in the record (`{}` when empty); `nil` when something must be cut.
+    private static func size(of values: UserData) -> Int? {
+        guard !values.isEmpty else { return EncodedEvent.emptyObject.count }
+        let sized = BinaryValueWriter.objectBlobSize(values)
+        return sized.truncated ? nil : sized.size
     }
 
     /// Writes `values` as ``EncodedEvent/init(journaling:)`` encodes them (`{}` when empty).
