@@ -65,16 +65,24 @@ struct BorrowedEvent {
 protocol BorrowableEvent {
     /// The event id.
     var id: UUID { get }
-    /// Calls `body` with the event's fields borrowed; they are valid only during the call.
+    /// Calls `body` with the event's fields borrowed; they are valid only during the call unless
+    /// ``fieldsOutliveBorrow``.
     func withBorrowed<Result>(_ body: (BorrowedEvent) throws -> Result) rethrows -> Result
+    /// Whether the fields ``withBorrowed(_:)`` passes stay valid after it returns, as long as the
+    /// event's owner does (true for a ``BorrowedEvent``, whose memory is its journal batch's).
+    static var fieldsOutliveBorrow: Bool { get }
 }
 
 extension BorrowedEvent: BorrowableEvent {
+    static var fieldsOutliveBorrow: Bool { true }
+
     @inline(__always)
     func withBorrowed<Result>(_ body: (BorrowedEvent) throws -> Result) rethrows -> Result { try body(self) }
 }
 
 extension EncodedEvent: BorrowableEvent {
+    static var fieldsOutliveBorrow: Bool { false }
+
     /// Calls `body` with this event's fields borrowed from its storage.
     func withBorrowed<Result>(_ body: (BorrowedEvent) throws -> Result) rethrows -> Result {
         var category = category

@@ -29,15 +29,24 @@ extension EventStore {
             }
             var firstSequence: Int64?
             var newContexts: [UInt64] = []
+            // Rows whose fields stay valid after `withBorrowed` returns (a journal batch) go in
+            // with one statement per `rowsPerInsert`: SQLite's per-statement work is paid once.
+            let multiRow = Events.Element.fieldsOutliveBorrow && !idsAreUnique
+                ? try database.cached(EventStoreSchema.insertRows) : nil
+            var queued: [InsertRow] = []
+            if multiRow != nil { queued.reserveCapacity(EventStoreSchema.rowsPerInsert) }
+            func inserted(_ row: InsertRow, sequence: Int64) {
+                outcome.inserted += 1
+                if row.held { counts.held += 1 } else { counts.pending += 1 }
+                counts.bytes += row.size
+                if firstSequence == nil { firstSequence = sequence }
+            }
             for (element, isDuplicate) in zip(events, duplicate) {
                 try element.withBorrowed { event in
                     if isDuplicate {
                         outcome.duplicates.append(event.id)
                         return
                     }
-                    statement.rewind()
-                    let size = event.approximateSize
-                    let held = ConsentHold.isHeld(event.flags)
                     var contextReference: Int64 = 0
                     if let shared = event.sharedContext {
                         if !storedContexts.contains(shared.hash), !newContexts.contains(shared.hash) {
@@ -46,17 +55,36 @@ extension EventStore {
                         }
                         contextReference = Int64(bitPattern: shared.hash)
                     }
-                    try Self.bindAndStep(event, createdAt: createdAt, size: size, held: held,
-                                         contextReference: contextReference, statement)
+                    let row = InsertRow(event: event, createdAt: createdAt, size: event.approximateSize,
+                                        held: ConsentHold.isHeld(event.flags), contextReference: contextReference)
+                    if let multiRow {
+                        queued.append(row)
+                        guard queued.count == EventStoreSchema.rowsPerInsert else { return }
+                        let last = try Self.insert(queued, multiRow, database)
+                        for (offset, row) in queued.enumerated() {
+                            inserted(row, sequence: last - Int64(queued.count - 1 - offset))
+                        }
+                        queued.removeAll(keepingCapacity: true)
+                        return
+                    }
+                    statement.rewind()
+                    try row.bind(to: statement, from: 1)
+                    _ = try statement.step()
                     if database.changes == 1 {
-                        outcome.inserted += 1
-                        if held { counts.held += 1 } else { counts.pending += 1 }
-                        counts.bytes += size
-                        if firstSequence == nil { firstSequence = database.lastInsertRowID }
+                        inserted(row, sequence: database.lastInsertRowID)
                     } else {
                         outcome.duplicates.append(event.id) // a store made before version 2 (UNIQUE id)
                     }
                 }
+            }
+            // The last rows of a batch, fewer than a multi-row statement takes (their fields
+            // are still valid: see `fieldsOutliveBorrow`).
+            for row in queued {
+                statement.rewind()
+                try row.bind(to: statement, from: 1)
+                _ = try statement.step()
+                guard database.changes == 1 else { throw Self.rowNotInserted }
+                inserted(row, sequence: database.lastInsertRowID)
             }
             for (key, value) in metadata { try setMetadata(key, value, database) }
             if let firstSequence { pendingFloor = min(pendingFloor, firstSequence) }
@@ -68,25 +96,23 @@ extension EventStore {
         return outcome
     }
 
-    /// Binds one row of the insert statement, the texts and blobs without copying them (they stay
-    /// borrowed until the step), and steps it: no allocation per event.
-    @inline(__always)
-    private static func bindAndStep(_ event: BorrowedEvent, createdAt: Int64, size: Int, held: Bool,
-                                    contextReference: Int64, _ statement: SQLiteStatement) throws {
-        var uuid = event.uuid
-        try withUnsafeBytes(of: &uuid) { try statement.bindBorrowed(bytes: $0, at: 1) }
-        try statement.bind(event.timestampMilliseconds, at: 2)
-        try statement.bindBorrowed(text: event.category, at: 3)
-        try statement.bindBorrowed(text: event.name, at: 4)
-        try statement.bindBorrowed(text: event.action, at: 5)
-        try statement.bindBorrowed(bytes: event.userData, at: 6)
-        try statement.bindBorrowed(bytes: event.context, at: 7)
-        try statement.bindBorrowed(bytes: event.flags, at: 8)
-        try statement.bind(createdAt, at: 9)
-        try statement.bind(size, at: 10)
-        try statement.bind(held ? EventStoreSchema.held : EventStoreSchema.pending, at: 11)
-        try statement.bind(contextReference, at: 12)
+    /// Inserts `rows` with ``EventStoreSchema/insertRows`` (exactly ``EventStoreSchema/rowsPerInsert``
+    /// of them) in one step.
+    /// - Returns: the `seq` of the last row; the others precede it one by one.
+    private static func insert(_ rows: [InsertRow], _ statement: SQLiteStatement, _ database: SQLiteDatabase) throws -> Int64 {
+        statement.rewind()
+        for (offset, row) in rows.enumerated() {
+            try row.bind(to: statement, from: Int32(offset) * InsertRow.parameterCount + 1)
+        }
         _ = try statement.step()
+        // Without a unique index on `id` (checked when the store opened) no row is ignored.
+        guard database.changes == rows.count else { throw rowNotInserted }
+        return database.lastInsertRowID
+    }
+
+    /// The error for a row SQLite ignored where it has nothing to ignore it for.
+    private static var rowNotInserted: SQLiteError {
+        SQLiteError(extendedCode: SQLiteError.constraint, message: "an event row was not inserted", sql: EventStoreSchema.insert)
     }
 
     /// Keeps a shared context once in `contexts` (in the caller's transaction).

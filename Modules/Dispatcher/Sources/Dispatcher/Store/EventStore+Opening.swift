@@ -86,6 +86,7 @@ extension EventStore {
             try database.execute("PRAGMA application_id = \(EventStoreSignature.applicationID)")
         }
         counters = try readCounters(database)
+        idsAreUnique = try database.scalarInt(EventStoreSchema.hasUniqueIndex) ?? 0 > 0
         storedContexts = []
         contextCache = [:]
         pendingFloor = 0

@@ -57,6 +57,9 @@ final class EventStore: DeliveryQueue, @unchecked Sendable {
     var storedContexts: Set<UInt64> = []
     /// Shared contexts read back, by hash: each is read from `contexts` once.
     var contextCache: [UInt64: [UInt8]] = [:]
+    /// Whether `events` has a unique index on `id` (a version 1 file): an insert may then ignore
+    /// a row, so rows go in one statement each, each checked.
+    var idsAreUnique = false
     /// The last reading of the events only in the journal (see ``query(_:)``).
     var journalRows: [StoredEvent]?
 

@@ -129,6 +129,21 @@ enum EventStoreSchema {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
+    /// Rows per ``insertRows`` statement: one step for many rows costs SQLite far less per row
+    /// (about a sixth less on this schema) than a step per row.
+    static let rowsPerInsert = 32
+
+    /// ``insert`` for ``rowsPerInsert`` rows at once (parameters row after row).
+    static let insertRows: String = {
+        let row = "(" + Array(repeating: "?", count: Int(InsertRow.parameterCount)).joined(separator: ", ") + ")"
+        let head = insert.prefix { $0 != "?" }.dropLast() // up to `VALUES (`
+        return head + Array(repeating: row, count: rowsPerInsert).joined(separator: ", ")
+    }()
+
+    /// Whether `events` has a unique index (on `id`, in a version 1 file), so that inserts may
+    /// ignore rows.
+    static let hasUniqueIndex = "SELECT count(*) FROM pragma_index_list('events') WHERE \"unique\" = 1"
+
     static let readCounters = "SELECT pending, in_flight, rejected, bytes, evicted, held FROM counters WHERE id = 1"
     static let writeCounters = """
         UPDATE counters SET pending = ?, in_flight = ?, rejected = ?, bytes = ?, evicted = ?, held = ? WHERE id = 1
