@@ -200,7 +200,7 @@ final class IngestWriter: @unchecked Sendable {
             if condition.withLock({ crashed }) { break }
             journal.prepareNextSegment()
             journal.releaseWrittenPages()
-            journal.populateAhead()
+            journal.populateAheadInBackground()
             switch persistNextBatch() {
             case .persisted:
                 retryDelay = configuration.retryInterval

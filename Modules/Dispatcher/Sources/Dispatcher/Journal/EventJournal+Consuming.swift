@@ -190,12 +190,29 @@ extension EventJournal {
     }
 
     /// Keeps the active segment's pages resident and writable a runway ahead of its end (see
-    /// ``JournalSegment/populateAhead(of:)``). Called by the consumer after each group.
+    /// ``JournalSegment/populateAhead(of:)``), now; the ingest writer has it done in the background.
     func populateAhead() {
         let active: (segment: JournalSegment, end: Int)? = condition.withLock {
             segments.last.flatMap { $0.sealed ? nil : ($0, $0.end) }
         }
         if let (segment, end) = active { segment.populateAhead(of: end) }
+    }
+
+    /// ``populateAhead()`` on a queue of its own, at most one queued at a time: making pages
+    /// resident costs the kernel about a tenth of the consumer's time per event, which another
+    /// core can spend instead. Populating only ever runs on that queue (or, for a segment not yet
+    /// visible to appends, where the segment is made), so a segment's populated mark has one writer.
+    func populateAheadInBackground() {
+        let queue: Bool = condition.withLock {
+            guard !populateQueued, !isClosed else { return false }
+            populateQueued = true
+            return true
+        }
+        guard queue else { return }
+        populateQueue.async { [self] in
+            condition.withLock { populateQueued = false }
+            populateAhead()
+        }
     }
 
     /// Creates the next segment ahead of time when the active one is more than half full, so
