@@ -278,6 +278,32 @@ import Tracking
         #expect(journal.read(from: .start, maxRecords: 100_000).events.count == appended)
     }
 
+    @Test func pagesReadByTheWriterAreHandedBackOnceConsumed() throws {
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
+        defer { folder.remove() }
+        let directory = folder.file("journal").path
+        let journal = try EventJournal(directory: directory, configuration: JournalConfiguration(segmentBytes: 8 << 20, maxSegments: 8))
+        defer { journal.close() }
+        var end = JournalPosition.start
+        var appended = 0
+        while end.offset < 3 * JournalSegment.releaseChunk {
+            end = try journal.append(EncodedEvent(Self.event(appended)))
+            appended += 1
+        }
+        journal.releaseWrittenPages()
+        let file = JournalSegment.fileName(end.segment)
+        let released = try Self.residentKilobytes(of: file, in: folder)
+        // The ingest writer's read faults the pages in again...
+        let batch = journal.readBorrowed(from: .start, maxRecords: appended)
+        #expect(batch.events.count == appended)
+        let read = try Self.residentKilobytes(of: file, in: folder)
+        #expect(read - released >= end.offset / 1_024 - 64, "reading made \(released) KiB → \(read) KiB resident")
+        // ...and committing the group hands them back.
+        journal.discard(before: batch.next)
+        let consumed = try Self.residentKilobytes(of: file, in: folder)
+        #expect(read - consumed >= end.offset / 1_024 - 64, "resident \(read) KiB → \(consumed) KiB once consumed")
+    }
+
     @Test func onlyARunwayAheadOfTheEndIsResident() throws {
         let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }

@@ -143,6 +143,8 @@ extension EventJournal {
     /// Deletes the segments entirely before `position` (their events are safely in the store);
     /// up to ``maxFreeFiles`` of their files wait to be reused for the next segments instead.
     /// When `position` is at the end of the last segment and `includingLast` is set, that one goes too.
+    /// The pages of the records read before `position` in its own segment are handed back (see
+    /// ``JournalSegment/releaseRead(below:)``).
     func discard(before position: JournalPosition, includingLast: Bool = false) {
         let removed: [JournalSegment] = condition.withLock {
             var removed: [JournalSegment] = []
@@ -157,6 +159,9 @@ extension EventJournal {
             return removed
         }
         for segment in removed { recycleOrRemove(segment) }
+        // The records before `position` in its own segment are consumed: their pages go back.
+        let current = condition.withLock { segments.first { $0.number == position.segment } }
+        current?.releaseRead(below: position.offset)
     }
 
     /// Keeps a consumed full-size segment file for reuse while fewer than ``maxFreeFiles`` wait,

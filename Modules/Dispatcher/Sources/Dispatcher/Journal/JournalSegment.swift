@@ -248,11 +248,19 @@ final class JournalSegment: @unchecked Sendable {
         let start = max(offset, Self.headerSize)
         let result = JournalRecord.readEvents(in: base, from: start, to: limit, framing: framing,
                                               maxRecords: maxRecords, contexts: &readContexts)
-        if result.next - readReleasedBelow >= Self.releaseChunk {
-            handBack(readReleasedBelow..<result.next)
-            readReleasedBelow = result.next / Self.pageSize * Self.pageSize
-        }
+        releaseRead(below: result.next)
         return result
+    }
+
+    /// Hands back the pages the consumer has read below `offset`, ``releaseChunk`` at a time
+    /// (consumer only). Reading faults a mapping's pages in again after
+    /// ``releasePages(below:all:)`` handed them back; without this they would stay resident until
+    /// the segment is discarded. Safe while records read there are still borrowed: a later access
+    /// faults the same bytes back in from the page cache.
+    func releaseRead(below offset: Int) {
+        guard offset - readReleasedBelow >= Self.releaseChunk else { return }
+        handBack(readReleasedBelow..<offset)
+        readReleasedBelow = offset / Self.pageSize * Self.pageSize
     }
 
     /// The fewest bytes handed back at once: each call unmaps pages in every thread of the
