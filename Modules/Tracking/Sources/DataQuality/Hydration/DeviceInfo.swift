@@ -43,10 +43,24 @@ public struct DeviceInfo: Sendable, Equatable, Codable {
 
     /// The device this process runs on. The model is `uname`'s machine (on iOS that is the
     /// hardware model, `iPhone15,2`); on Linux the manufacturer comes from DMI when readable.
+    ///
+    /// On Linux the locale, language and time zone come from the POSIX environment
+    /// (`POSIXLocale`, `POSIXTimeZone`), not `Locale.current` and `TimeZone.current`: those
+    /// go through ICU, which costs about 5.6 MB resident (3.2 MB for the locale, 2.4 MB for
+    /// the zone). A `C` or unset locale is reported as `en_US_POSIX` with no language.
     public static func current() -> DeviceInfo {
         let version = ProcessInfo.processInfo.operatingSystemVersion
         let versionText = "\(version.majorVersion).\(version.minorVersion).\(version.patchVersion)"
+        #if os(Linux)
+        let localeIdentifier = POSIXLocale.current()
+        let language = POSIXLocale.language(of: localeIdentifier)
+        let timeZone = POSIXTimeZone.current()
+        #else
         let locale = Locale.current
+        let localeIdentifier = locale.identifier
+        let language = locale.language.languageCode?.identifier
+        let timeZone = TimeZone.current.identifier
+        #endif
         #if os(iOS)
         let (type, name, maker) = ("ios", "iOS", "Apple Inc.")
         #elseif os(tvOS)
@@ -68,9 +82,9 @@ public struct DeviceInfo: Sendable, Equatable, Codable {
             osVersion: versionText,
             manufacturer: maker,
             model: machine() ?? "unknown",
-            locale: locale.identifier,
-            language: locale.language.languageCode?.identifier,
-            timeZone: TimeZone.current.identifier
+            locale: localeIdentifier,
+            language: language,
+            timeZone: timeZone
         )
     }
 
