@@ -298,10 +298,12 @@ import Tracking
         #expect(batch.events.count == appended)
         let read = try Self.residentKilobytes(of: file, in: folder)
         #expect(read - released >= end.offset / 1_024 - 64, "reading made \(released) KiB → \(read) KiB resident")
-        // ...and committing the group hands them back.
-        journal.discard(before: batch.next)
+        // ...and once the group is committed, the writer's page work hands them back.
+        journal.maintainPagesInBackground(consumed: batch.next)
+        journal.pageQueue.sync {}
         let consumed = try Self.residentKilobytes(of: file, in: folder)
-        #expect(read - consumed >= end.offset / 1_024 - 64, "resident \(read) KiB → \(consumed) KiB once consumed")
+        // (The same work keeps a runway ahead of the end resident.)
+        #expect(consumed <= released + JournalSegment.runway / 1_024 + 64, "resident \(read) KiB → \(consumed) KiB once consumed")
     }
 
     @Test func onlyARunwayAheadOfTheEndIsResident() throws {

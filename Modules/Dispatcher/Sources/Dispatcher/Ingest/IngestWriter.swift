@@ -199,8 +199,7 @@ final class IngestWriter: @unchecked Sendable {
         loop: while true {
             if condition.withLock({ crashed }) { break }
             journal.prepareNextSegment()
-            journal.releaseWrittenPages()
-            journal.populateAheadInBackground()
+            journal.maintainPagesInBackground(consumed: readCursor)
             switch persistNextBatch() {
             case .persisted:
                 retryDelay = configuration.retryInterval

@@ -143,8 +143,6 @@ extension EventJournal {
     /// Deletes the segments entirely before `position` (their events are safely in the store);
     /// up to ``maxFreeFiles`` of their files wait to be reused for the next segments instead.
     /// When `position` is at the end of the last segment and `includingLast` is set, that one goes too.
-    /// The pages of the records read before `position` in its own segment are handed back (see
-    /// ``JournalSegment/releaseRead(below:)``).
     func discard(before position: JournalPosition, includingLast: Bool = false) {
         let removed: [JournalSegment] = condition.withLock {
             var removed: [JournalSegment] = []
@@ -159,9 +157,6 @@ extension EventJournal {
             return removed
         }
         for segment in removed { recycleOrRemove(segment) }
-        // The records before `position` in its own segment are consumed: their pages go back.
-        let current = condition.withLock { segments.first { $0.number == position.segment } }
-        current?.releaseRead(below: position.offset)
     }
 
     /// Keeps a consumed full-size segment file for reuse while fewer than ``maxFreeFiles`` wait,
@@ -186,7 +181,7 @@ extension EventJournal {
     /// Hands back the pages of records already written, in every segment (see
     /// ``JournalSegment/releasePages(below:)``): the journal's resident memory stays near the
     /// active segment's unwritten part and the spare, however far the sender runs ahead. Called
-    /// by the consumer after each group.
+    /// through ``maintainPagesInBackground(consumed:)``.
     func releaseWrittenPages() {
         let written: [(segment: JournalSegment, end: Int, sealed: Bool)] = condition.withLock {
             segments.map { ($0, $0.end, $0.sealed) }
@@ -203,20 +198,29 @@ extension EventJournal {
         if let (segment, end) = active { segment.populateAhead(of: end) }
     }
 
-    /// ``populateAhead()`` on a queue of its own, at most one queued at a time: making pages
-    /// resident costs the kernel about a tenth of the consumer's time per event, which another
-    /// core can spend instead. Populating only ever runs on that queue (or, for a segment not yet
-    /// visible to appends, where the segment is made), so a segment's populated mark has one writer.
-    func populateAheadInBackground() {
+    /// The consumer's page work, on a queue of its own, at most one queued at a time: pages ahead
+    /// of the sender made resident (``populateAhead()``), pages written and pages read before
+    /// `consumed` handed back (``releaseWrittenPages()``, ``JournalSegment/releaseRead(below:)``).
+    /// Those system calls cost about a tenth of the consumer's time per event, which another core
+    /// can spend instead. For a journal whose consumer calls this, the page work runs only there
+    /// (or, for a segment not yet visible to appends, where the segment is made), so each
+    /// segment's marks have one writer.
+    func maintainPagesInBackground(consumed: JournalPosition) {
         let queue: Bool = condition.withLock {
-            guard !populateQueued, !isClosed else { return false }
-            populateQueued = true
+            consumedPosition = consumed
+            guard !pageWorkQueued, !isClosed else { return false }
+            pageWorkQueued = true
             return true
         }
         guard queue else { return }
-        populateQueue.async { [self] in
-            condition.withLock { populateQueued = false }
+        pageQueue.async { [self] in
+            let (consumed, current): (JournalPosition, JournalSegment?) = condition.withLock {
+                pageWorkQueued = false
+                return (consumedPosition, segments.first { $0.number == consumedPosition.segment })
+            }
             populateAhead()
+            releaseWrittenPages()
+            current?.releaseRead(below: consumed.offset)
         }
     }
 
