@@ -299,7 +299,7 @@ import Tracking
         let read = try Self.residentKilobytes(of: file, in: folder)
         #expect(read - released >= end.offset / 1_024 - 64, "reading made \(released) KiB → \(read) KiB resident")
         // ...and once the group is committed, the writer's page work hands them back.
-        journal.maintainPagesInBackground(consumed: batch.next)
+        journal.maintainPagesInBackground(consumed: batch.next, force: true)
         journal.pageQueue.sync {}
         let consumed = try Self.residentKilobytes(of: file, in: folder)
         // (The same work keeps a runway ahead of the end resident.)

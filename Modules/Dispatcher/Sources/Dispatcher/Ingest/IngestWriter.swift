@@ -205,6 +205,7 @@ final class IngestWriter: @unchecked Sendable {
                 retryDelay = configuration.retryInterval
             case .idle:
                 if condition.withLock({ stopping }) { break loop }
+                journal.maintainPagesInBackground(consumed: readCursor, force: true)
                 journal.waitForRecords(after: readCursor, timeout: 1)
             case .failed:
                 let stop: Bool = condition.withLock {

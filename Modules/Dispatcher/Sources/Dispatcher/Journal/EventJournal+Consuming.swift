@@ -181,7 +181,7 @@ extension EventJournal {
     /// Hands back the pages of records already written, in every segment (see
     /// ``JournalSegment/releasePages(below:)``): the journal's resident memory stays near the
     /// active segment's unwritten part and the spare, however far the sender runs ahead. Called
-    /// through ``maintainPagesInBackground(consumed:)``.
+    /// through ``maintainPagesInBackground(consumed:force:)``.
     func releaseWrittenPages() {
         let written: [(segment: JournalSegment, end: Int, sealed: Bool)] = condition.withLock {
             segments.map { ($0, $0.end, $0.sealed) }
@@ -205,11 +205,17 @@ extension EventJournal {
     /// can spend instead. For a journal whose consumer calls this, the page work runs only there
     /// (or, for a segment not yet visible to appends, where the segment is made), so each
     /// segment's marks have one writer.
-    func maintainPagesInBackground(consumed: JournalPosition) {
+    ///
+    /// Work is queued once ``pageWorkRecords`` records were appended since the last time, when the
+    /// consumer moved to another segment, or with `force` (the consumer going idle): each queued
+    /// block wakes a thread, which on a small machine takes the consumer's core for a moment.
+    func maintainPagesInBackground(consumed: JournalPosition, force: Bool = false) {
         let queue: Bool = condition.withLock {
+            let due = force || appended - pageWorkAppended >= Self.pageWorkRecords || consumed.segment != consumedPosition.segment
             consumedPosition = consumed
-            guard !pageWorkQueued, !isClosed else { return false }
+            guard due, !pageWorkQueued, !isClosed else { return false }
             pageWorkQueued = true
+            pageWorkAppended = appended
             return true
         }
         guard queue else { return }

@@ -29,7 +29,7 @@ import Foundation
 ///   up to 2 s), so a full disk costs no system calls per append and no busy loop.
 final class EventJournal: @unchecked Sendable {
     // Safe: `segments`, `liveBytes`, `spare`, `preparing`, the creation pause fields, `appended`, `consumer`, `lingerBase`, `producerWakeUps`,
-    // `wakeRequested`, `pageWorkQueued`, `consumedPosition` and `isClosed`, and the writable region of the active segment, are only
+    // `wakeRequested`, `pageWorkQueued`, `consumedPosition`, `pageWorkAppended` and `isClosed`, and the writable region of the active segment, are only
     // touched while holding `condition`.
     let condition = NSCondition()
     var segments: [JournalSegment] = []
@@ -58,12 +58,16 @@ final class EventJournal: @unchecked Sendable {
     var freeFiles: [String] = []
     /// How many consumed segment files wait for reuse at most.
     static let maxFreeFiles = 2
-    /// Where ``maintainPagesInBackground(consumed:)`` runs: off the consumer, the ingest's bottleneck.
+    /// Where ``maintainPagesInBackground(consumed:force:)`` runs: off the consumer, the ingest's bottleneck.
     let pageQueue = DispatchQueue(label: "tracking.journal.pages", qos: .utility)
-    /// Whether a ``maintainPagesInBackground(consumed:)`` is queued and has not started.
+    /// Whether a ``maintainPagesInBackground(consumed:force:)`` is queued and has not started.
     var pageWorkQueued = false
-    /// The consumer's committed position, as of its last ``maintainPagesInBackground(consumed:)``.
+    /// The consumer's committed position, as of its last ``maintainPagesInBackground(consumed:force:)``.
     var consumedPosition = JournalPosition.start
+    /// `appended` when page work was last queued.
+    var pageWorkAppended = 0
+    /// Records appended between two queued rounds of page work: about 200 KiB of a typical event.
+    static let pageWorkRecords = 2_048
 
     /// The folder holding the segment files.
     let directory: String
