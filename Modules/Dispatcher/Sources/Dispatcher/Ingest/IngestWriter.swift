@@ -198,7 +198,6 @@ final class IngestWriter: @unchecked Sendable {
         var retryDelay = configuration.retryInterval
         loop: while true {
             if condition.withLock({ crashed }) { break }
-            journal.prepareNextSegment()
             journal.maintainPagesInBackground(consumed: readCursor)
             switch persistNextBatch() {
             case .persisted:

@@ -198,11 +198,11 @@ extension EventJournal {
         if let (segment, end) = active { segment.populateAhead(of: end) }
     }
 
-    /// The consumer's page work, on a queue of its own, at most one queued at a time: pages ahead
-    /// of the sender made resident (``populateAhead()``), pages written and pages read before
-    /// `consumed` handed back (``releaseWrittenPages()``, ``JournalSegment/releaseRead(below:)``).
-    /// Those system calls cost about a tenth of the consumer's time per event, which another core
-    /// can spend instead. For a journal whose consumer calls this, the page work runs only there
+    /// The consumer's file and page work, on a queue of its own, at most one queued at a time: the
+    /// next segment made ahead of time (``prepareNextSegment()``), pages ahead of the sender made
+    /// resident (``populateAhead()``), pages written and pages read before `consumed` handed back
+    /// (``releaseWrittenPages()``, ``JournalSegment/releaseRead(below:)``). Those system calls
+    /// cost about a tenth of the consumer's time per event, which another core can spend instead. For a journal whose consumer calls this, the page work runs only there
     /// (or, for a segment not yet visible to appends, where the segment is made), so each
     /// segment's marks have one writer.
     ///
@@ -224,6 +224,7 @@ extension EventJournal {
                 pageWorkQueued = false
                 return (consumedPosition, segments.first { $0.number == consumedPosition.segment })
             }
+            prepareNextSegment()
             populateAhead()
             releaseWrittenPages()
             current?.releaseRead(below: consumed.offset)
@@ -231,7 +232,8 @@ extension EventJournal {
     }
 
     /// Creates the next segment ahead of time when the active one is more than half full, so
-    /// that an append rarely pays for creating a file. Called by the consumer.
+    /// that an append rarely pays for creating a file. Called through
+    /// ``maintainPagesInBackground(consumed:force:)``; from any thread (a call while another is preparing does nothing).
     func prepareNextSegment() {
         let number: UInt64? = condition.withLock {
             guard spare == nil, preparing == nil, !isClosed, let active = segments.last, !active.sealed,

@@ -29,6 +29,7 @@ extension EventStore {
             }
             var firstSequence: Int64?
             var newContexts: [UInt64] = []
+            var lastContext: UInt64?
             // Rows whose fields stay valid after `withBorrowed` returns (a journal batch) go in
             // with one statement per `rowsPerInsert`: SQLite's per-statement work is paid once.
             let multiRow = Events.Element.fieldsOutliveBorrow && !idsAreUnique
@@ -49,10 +50,12 @@ extension EventStore {
                     }
                     var contextReference: Int64 = 0
                     if let shared = event.sharedContext {
-                        if !storedContexts.contains(shared.hash), !newContexts.contains(shared.hash) {
+                        // Runs of events share one context: only a new one is looked up.
+                        if shared.hash != lastContext, !storedContexts.contains(shared.hash), !newContexts.contains(shared.hash) {
                             try storeContext(shared, database)
                             newContexts.append(shared.hash)
                         }
+                        lastContext = shared.hash
                         contextReference = Int64(bitPattern: shared.hash)
                     }
                     let row = InsertRow(event: event, createdAt: createdAt, size: event.approximateSize,
