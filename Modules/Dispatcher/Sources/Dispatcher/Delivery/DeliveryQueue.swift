@@ -12,6 +12,10 @@ package protocol DeliveryQueue: Sendable {
     /// Removes acknowledged events, in one transaction.
     func acknowledge(_ ids: [UUID]) throws
 
+    /// ``acknowledge(_:)`` then ``claimBatch(limit:maxBytes:now:)``, in one transaction where
+    /// the queue can: when it throws, neither happened.
+    func acknowledge(_ ids: [UUID], thenClaim limit: Int, maxBytes: Int, now: Date) throws -> [StoredEvent]
+
     /// Returns in-flight events to pending, counting an attempt and keeping the error, with
     /// their next attempt not before `nextAttemptAt`.
     func scheduleRetry(_ ids: [UUID], nextAttemptAt: Date, error: String) throws
@@ -38,6 +42,13 @@ package protocol DeliveryQueue: Sendable {
 }
 
 extension DeliveryQueue {
+    /// The two calls one after the other: a queue without transactions (a claim that fails
+    /// leaves the acknowledgement done).
+    package func acknowledge(_ ids: [UUID], thenClaim limit: Int, maxBytes: Int, now: Date) throws -> [StoredEvent] {
+        try acknowledge(ids)
+        return try claimBatch(limit: limit, maxBytes: maxBytes, now: now)
+    }
+
     /// Caps nothing and reports no waiting event: a queue without next-attempt times to correct.
     package func capRetryTimes(notAfter latest: Date, now: Date) throws -> Date? { nil }
 

@@ -3,7 +3,8 @@ import Foundation
 /// The queue work of a round done on a queue of its own while a request is in flight, so that
 /// the store's transactions overlap the network instead of following it: first the
 /// acknowledgement of the previous batch (when it was delivered whole), then the claim of the
-/// next batch (after a full batch, when more events are likely due).
+/// next batch (after a full batch, when more events are likely due); both in one transaction
+/// when both are due (``DeliveryQueue/acknowledge(_:thenClaim:maxBytes:now:)``).
 ///
 /// A ``DeliveryWorker`` waits for it before any other queue call, so the queue never sees two
 /// calls at once; it releases what was claimed, without counting an attempt, when the round
@@ -30,6 +31,16 @@ final class OverlappedQueueWork: Sendable {
     init(queue: any DeliveryQueue, acknowledging ids: [UUID], claim: Claim?, executor: QueueExecutor) {
         work = Task(executorPreference: executor) {
             var outcome = Outcome()
+            if !ids.isEmpty, let claim {
+                // One transaction for both: when it fails, nothing was acknowledged.
+                do {
+                    outcome.claimed = .success(try queue.acknowledge(ids, thenClaim: claim.limit, maxBytes: claim.maxBytes, now: claim.now))
+                    outcome.acknowledged = .success(())
+                } catch {
+                    outcome.acknowledged = .failure(error)
+                }
+                return outcome
+            }
             if !ids.isEmpty {
                 let acknowledged = Result { try queue.acknowledge(ids) }
                 outcome.acknowledged = acknowledged
