@@ -62,6 +62,12 @@ extension EventStore {
         try FileProtection.createFile(atPath: path)
         let database = try SQLiteDatabase(path: path)
         self.database = database
+        // 16 KiB pages, for a new file only (an existing one keeps its size): a row costs SQLite
+        // about a fifth less to insert than with the default 4 KiB, as splits and page headers
+        // come four times less often. (A delivery round's small transactions write larger log
+        // frames; measured, that costs delivery less than half what ingest gains.) Set before
+        // the log, which fixes the size.
+        try database.execute("PRAGMA page_size = \(EventStoreSchema.pageSize)")
         try database.enableWriteAheadLog()
         try database.execute("PRAGMA temp_store = MEMORY")
         // A 1 MiB page cache (SQLite's default is 2 MiB): inserts append to the right edge of the

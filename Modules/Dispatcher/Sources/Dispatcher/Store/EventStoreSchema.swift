@@ -20,6 +20,9 @@ import Foundation
 /// own context and `context_ref` the hash of the shared one it is merged over (0: none, as in
 /// every row written before version 4). Older files are upgraded in place when opened for writing.
 enum EventStoreSchema {
+    /// The page size of a new store file, in bytes.
+    static let pageSize = 16_384
+
     /// The schema version kept in `PRAGMA user_version`.
     static let version: Int64 = 4
 
