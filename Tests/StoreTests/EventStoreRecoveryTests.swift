@@ -109,7 +109,7 @@ import Tracking
         let store = try EventStore(path: folder.file("store.sqlite").path)
         try store.insert([sampleEvent()])
         try store.checkpoint()
-        try store.limitPages(Int(store.fileBytes / 4_096) + 1)
+        try store.limitPages(Int(store.fileBytes) / EventStoreSchema.pageSize + 1)
         do {
             try store.insert((0..<5_000).map { sampleEvent($0) })
             Issue.record("expected a full disk")

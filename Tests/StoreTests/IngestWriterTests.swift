@@ -120,7 +120,7 @@ final class IngestProbe: @unchecked Sendable {
         let store = try EventStore(path: folder.file("store.sqlite").path)
         try store.insert([sampleEvent()])
         try store.checkpoint()
-        try store.limitPages(Int(store.fileBytes / 4_096) + 1) // the disk is "full"
+        try store.limitPages(Int(store.fileBytes) / EventStoreSchema.pageSize + 1) // the disk is "full"
         let probe = IngestProbe()
         let writer = try probe.writer(store: store, configuration: IngestConfiguration(retryInterval: 0.02, maxRetryInterval: 0.05))
         let events = (0..<3_000).map { sampleEvent($0) }
@@ -139,12 +139,18 @@ final class IngestProbe: @unchecked Sendable {
         defer { folder.remove() }
         let store = try EventStore(path: folder.file("store.sqlite").path)
         try store.checkpoint()
-        try store.limitPages(Int(store.fileBytes / 4_096) + 1)
+        // No page to grow into, and events too large for a page's free space (overflow pages).
+        try store.limitPages(Int(store.fileBytes) / EventStoreSchema.pageSize)
         let probe = IngestProbe()
         let configuration = IngestConfiguration(retryInterval: 0.05, journal: JournalConfiguration(segmentBytes: 8_192, maxSegments: 2))
         let writer = try probe.writer(store: store, configuration: configuration)
+        let large = String(repeating: "x", count: 6_000)
         var refused = 0
-        for index in 0..<200 where !writer.enqueue(sampleEvent(index)) { refused += 1 }
+        for index in 0..<200 {
+            let event = EncodedEvent(TrackedEvent(category: "Basket", name: "checkout", action: "pay",
+                                                  userData: ["item": .string("sku-\(index)"), "note": .string(large)]))
+            if !writer.enqueue(event) { refused += 1 }
+        }
         #expect(refused > 0)
         #expect(writer.statistics.dropped == refused)
         #expect(writer.statistics.enqueued == 200 - refused)
