@@ -256,18 +256,25 @@ import Tracking
         return total
     }
 
-    @Test func writtenJournalPagesAreHandedBack() throws {
-        let folder = try TemporaryDirectory(prefix: "StoreTests")
-        defer { folder.remove() }
+    /// A journal in `folder` with events appended until `bytes` are written in its first segment.
+    private static func journal(in folder: TemporaryDirectory, writing bytes: Int) throws
+        -> (journal: EventJournal, end: JournalPosition, appended: Int) {
         let directory = folder.file("journal").path
         let journal = try EventJournal(directory: directory, configuration: JournalConfiguration(segmentBytes: 8 << 20, maxSegments: 8))
-        defer { journal.close() }
         var end = JournalPosition.start
         var appended = 0
-        while end.offset < 2 * JournalSegment.releaseChunk {
+        while end.offset < bytes {
             end = try journal.append(EncodedEvent(Self.event(appended)))
             appended += 1
         }
+        return (journal, end, appended)
+    }
+
+    @Test func writtenJournalPagesAreHandedBack() throws {
+        let folder = try TemporaryDirectory(prefix: "StoreTests")
+        defer { folder.remove() }
+        let (journal, end, appended) = try Self.journal(in: folder, writing: 2 * JournalSegment.releaseChunk)
+        defer { journal.close() }
         let file = JournalSegment.fileName(end.segment)
         let before = try Self.residentKilobytes(of: file, in: folder)
         #expect(before >= end.offset / 1_024) // written pages are resident until handed back
@@ -281,15 +288,8 @@ import Tracking
     @Test func pagesReadByTheWriterAreHandedBackOnceConsumed() throws {
         let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
-        let directory = folder.file("journal").path
-        let journal = try EventJournal(directory: directory, configuration: JournalConfiguration(segmentBytes: 8 << 20, maxSegments: 8))
+        let (journal, end, appended) = try Self.journal(in: folder, writing: 3 * JournalSegment.releaseChunk)
         defer { journal.close() }
-        var end = JournalPosition.start
-        var appended = 0
-        while end.offset < 3 * JournalSegment.releaseChunk {
-            end = try journal.append(EncodedEvent(Self.event(appended)))
-            appended += 1
-        }
         journal.releaseWrittenPages()
         let file = JournalSegment.fileName(end.segment)
         let released = try Self.residentKilobytes(of: file, in: folder)
