@@ -11,10 +11,7 @@ private enum Basket: EventType {
 
 @Suite("Identify and screen calls through the data-quality stages")
 struct CallKindQualityTests {
-    private let device = DeviceInfo(
-        osType: "linux", osName: "Linux", osVersion: "6.1.0", manufacturer: "unknown", model: "x86_64",
-        locale: "en_US", language: "en", timeZone: "UTC"
-    )
+    private let device = HydrationFixtures.linux
 
     @Test("a contract that flags unknown categories does not flag $identify or $screen, but does flag an unknown feature")
     func notUnknownCategories() throws {

@@ -12,10 +12,7 @@ private enum Onboarding: EventType {
 
 @Suite("The composed stack")
 struct DataQualityStackTests {
-    private let device = DeviceInfo(
-        osType: "linux", osName: "Linux", osVersion: "6.1.0", manufacturer: "unknown", model: "x86_64",
-        locale: "en_US", language: "en", timeZone: "UTC"
-    )
+    private let device = HydrationFixtures.linux
 
     private func stack(_ configure: (inout QualityConfiguration) -> Void = { _ in }, contract: DataContract? = nil) throws -> DataQualityStack {
         var configuration = QualityConfiguration()

@@ -10,11 +10,8 @@ private enum Wishlist: EventType {
     enum Action: String, Sendable { case add }
 }
 
-private let device = DeviceInfo(
-    osType: "ios", osName: "iOS", osVersion: "17.4.1", manufacturer: "Apple Inc.", model: "iPhone15,2",
-    locale: "en_US", language: "en", timeZone: "Europe/Berlin"
-)
-private let application = ApplicationInfo(name: "Shop", version: "2.4.1", build: "812")
+private let device = HydrationFixtures.phone
+private let application = HydrationFixtures.shop
 
 @Suite("Hydration")
 struct HydrationTests {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Tracking
 
 /// Generates userData that tries to break encoders and stores: empty, huge, non-finite,

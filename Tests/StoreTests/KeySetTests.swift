@@ -4,18 +4,6 @@ import TestSupport
 import Testing
 
 @Suite struct KeySetTests {
-    /// A deterministic generator (SplitMix64), so a failure reproduces.
-    private struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var value = state
-            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-            return value ^ (value >> 31)
-        }
-    }
-
     @Test func insertReportsNewKeysAndContainsFindsThem() {
         var set = KeySet()
         #expect(set.isEmpty)
@@ -38,7 +26,7 @@ import Testing
     }
 
     @Test func behavesLikeSetUnderRandomOperations() {
-        var random = SplitMix(state: 7)
+        var random = SeededGenerator(seed: 7)
         var set = KeySet(minimumCapacity: 64)
         var reference = Set<UInt64>()
         for round in 0..<20_000 {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Tracking
 
 /// `JSONText.iso8601` against Foundation's `ISO8601DateFormatter`.
@@ -47,20 +48,5 @@ struct ISO8601Tests {
             if JSONText.iso8601(date) != formatter.string(from: date) { mismatches += 1 }
         }
         #expect(mismatches == 0)
-    }
-}
-
-/// A small deterministic generator (SplitMix64) so date samples are the same on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
     }
 }

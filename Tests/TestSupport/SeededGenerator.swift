@@ -1,10 +1,12 @@
 /// A reproducible random number generator (SplitMix64), so a failing run can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
+public struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    /// Starts the sequence at `seed`.
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var value = state
         value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -13,7 +15,7 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 
     /// `count` random bytes.
-    mutating func bytes(_ count: Int) -> [UInt8] {
+    public mutating func bytes(_ count: Int) -> [UInt8] {
         (0..<count).map { _ in UInt8.random(in: 0...255, using: &self) }
     }
 }
