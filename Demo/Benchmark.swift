@@ -7,8 +7,10 @@ import LoopbackHTTP
 import Onboarding
 import Tracking
 
-/// Runs the phases in order: reference, send cost and ingest of the backlog, store size,
-/// reopen, delivery of the backlog, memory throughout.
+/// Runs the phases in order, after a warm-up that sets the memory baseline: send cost and ingest
+/// of the backlog, the plain-SQLite reference, store size, reopen, delivery of the backlog, the
+/// full-stack send (with every stage timed, then with every event flagged), and the peer
+/// workload in child processes; memory is sampled throughout.
 struct Benchmark {
     /// The store's and journal's byte budget in the ingest phase: the one setting that differs
     /// from the default configuration, so that the whole backlog fits.

@@ -22,9 +22,7 @@ struct LoadGenerator {
     }
 
     /// An event like the ones the mix sends, for sizing.
-    func sampleEvent() -> TrackedEvent {
-        TrackedEvent(category: "Cart", name: "add", action: "select", userData: userData(for: 0))
-    }
+    func sampleEvent() -> TrackedEvent { trackedEvent(0, userData: userData(for: 0)) }
 
     /// The four userData fields of the `index`-th event of the mix.
     func userData(for index: Int) -> UserData {

@@ -181,9 +181,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
 
     // MARK: - One connection
 
-    /// Serves one connection's requests in turn. Every body is read in full; the bytes of a
-    /// request are dropped from the connection's buffer only once it is answered, so a body is
-    /// never moved or copied (unless bodies are recorded).
+    /// Serves one connection's requests in turn. Every body is read in full, then its bytes are
+    /// dropped from the connection's buffer before the answer: a body is never copied (unless
+    /// bodies are recorded).
     private func serve(_ connection: Int32) {
         defer {
             lock.withLock { _ = connections.remove(connection) }

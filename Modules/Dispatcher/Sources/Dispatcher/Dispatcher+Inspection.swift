@@ -22,7 +22,9 @@ extension Dispatcher {
     /// pending, with ``MonitorRecord/inJournal`` set.
     public func records(_ query: StoreQuery = StoreQuery()) throws -> [MonitorRecord] {
         guard let store else { return [] }
-        return try store.query(query, includingJournal: true).map { MonitorRecord($0, timeline: timeline.steps(of: $0.event.id)) }
+        let events = try store.query(query, includingJournal: true)
+        let timelines = timeline.steps(of: Set(events.map(\.event.id)))
+        return events.map { MonitorRecord($0, timeline: timelines[$0.event.id] ?? []) }
     }
 
     /// The delivery timeline of one event of this session, oldest step first: persisted, each

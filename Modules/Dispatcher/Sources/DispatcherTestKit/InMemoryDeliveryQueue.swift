@@ -63,41 +63,61 @@ public final class InMemoryDeliveryQueue: DeliveryQueue, @unchecked Sendable {
     public func claimBatch(limit: Int, maxBytes: Int, now: Date) throws -> [StoredEvent] {
         try lock.withLock {
             if let failure { throw failure }
-            var claimed: [StoredEvent] = []
-            var bytes = 0
-            var index = head - base
-            while index < slots.count, claimed.count < limit {
-                defer { index += 1 }
-                guard let row = slots[index], row.status == .pending else { continue }
-                if let next = row.nextAttemptAt, next > now { continue }
-                let size = row.event.approximateSize
-                if !claimed.isEmpty, bytes + size > maxBytes { break }
-                slots[index]?.status = .inFlight
-                bytes += size
-                claimed.append(StoredEvent(sequence: row.sequence, event: row.event, status: .inFlight,
-                                           attempts: row.attempts, createdAt: row.createdAt,
-                                           nextAttemptAt: row.nextAttemptAt, lastError: row.lastError))
-            }
-            if !claimed.isEmpty { claimCount += 1 }
-            return claimed
+            return claimLocked(limit: limit, maxBytes: maxBytes, now: now)
         }
+    }
+
+    /// Acknowledges `ids`, then claims the next batch, under one lock: when it throws (an
+    /// injected failure), neither happened.
+    public func acknowledge(_ ids: [UUID], thenClaim limit: Int, maxBytes: Int, now: Date) throws -> [StoredEvent] {
+        try lock.withLock {
+            if let failure { throw failure }
+            acknowledgeLocked(ids)
+            return claimLocked(limit: limit, maxBytes: maxBytes, now: now)
+        }
+    }
+
+    /// ``claimBatch(limit:maxBytes:now:)`` holding the lock.
+    private func claimLocked(limit: Int, maxBytes: Int, now: Date) -> [StoredEvent] {
+        var claimed: [StoredEvent] = []
+        var bytes = 0
+        var index = head - base
+        while index < slots.count, claimed.count < limit {
+            defer { index += 1 }
+            guard let row = slots[index], row.status == .pending else { continue }
+            if let next = row.nextAttemptAt, next > now { continue }
+            let size = row.event.approximateSize
+            if !claimed.isEmpty, bytes + size > maxBytes { break }
+            slots[index]?.status = .inFlight
+            bytes += size
+            claimed.append(StoredEvent(sequence: row.sequence, event: row.event, status: .inFlight,
+                                       attempts: row.attempts, createdAt: row.createdAt,
+                                       nextAttemptAt: row.nextAttemptAt, lastError: row.lastError))
+        }
+        if !claimed.isEmpty { claimCount += 1 }
+        return claimed
     }
 
     /// Removes acknowledged in-flight events.
     public func acknowledge(_ ids: [UUID]) throws {
         try lock.withLock {
             if let failure { throw failure }
-            for id in ids {
-                guard let position = positions[id], slots[position - base]?.status == .inFlight else { continue }
-                slots[position - base] = nil
-                positions[id] = nil
-                acknowledgedIDs.append(id)
-            }
-            while head - base < slots.count, slots[head - base] == nil { head += 1 }
-            if head - base > 4096, head - base > slots.count / 2 {
-                slots.removeFirst(head - base)
-                base = head
-            }
+            acknowledgeLocked(ids)
+        }
+    }
+
+    /// ``acknowledge(_:)`` holding the lock.
+    private func acknowledgeLocked(_ ids: [UUID]) {
+        for id in ids {
+            guard let position = positions[id], slots[position - base]?.status == .inFlight else { continue }
+            slots[position - base] = nil
+            positions[id] = nil
+            acknowledgedIDs.append(id)
+        }
+        while head - base < slots.count, slots[head - base] == nil { head += 1 }
+        if head - base > 4096, head - base > slots.count / 2 {
+            slots.removeFirst(head - base)
+            base = head
         }
     }
 

@@ -3,7 +3,8 @@ import Foundation
 /// The store as the delivery loop sees it: claim a page of due events, then settle each one.
 ///
 /// ``EventStore`` is the real one (SQLite); tests may use an in-memory one. Every method is
-/// called from the single delivery task of a destination, never concurrently for one queue.
+/// called by one destination's delivery loop, on its task or on the task that overlaps its
+/// request (``OverlappedQueueWork``), never concurrently for one queue.
 package protocol DeliveryQueue: Sendable {
     /// Marks up to `limit` pending events that are due at `now` (and fit `maxBytes` together,
     /// always at least one) as in flight and returns them, oldest first.
@@ -12,8 +13,8 @@ package protocol DeliveryQueue: Sendable {
     /// Removes acknowledged events, in one transaction.
     func acknowledge(_ ids: [UUID]) throws
 
-    /// ``acknowledge(_:)`` then ``claimBatch(limit:maxBytes:now:)``, in one transaction where
-    /// the queue can: when it throws, neither happened.
+    /// ``acknowledge(_:)`` then ``claimBatch(limit:maxBytes:now:)``, as one step: when it
+    /// throws, neither happened.
     func acknowledge(_ ids: [UUID], thenClaim limit: Int, maxBytes: Int, now: Date) throws -> [StoredEvent]
 
     /// Returns in-flight events to pending, counting an attempt and keeping the error, with
@@ -42,13 +43,6 @@ package protocol DeliveryQueue: Sendable {
 }
 
 extension DeliveryQueue {
-    /// The two calls one after the other: a queue without transactions (a claim that fails
-    /// leaves the acknowledgement done).
-    package func acknowledge(_ ids: [UUID], thenClaim limit: Int, maxBytes: Int, now: Date) throws -> [StoredEvent] {
-        try acknowledge(ids)
-        return try claimBatch(limit: limit, maxBytes: maxBytes, now: now)
-    }
-
     /// Caps nothing and reports no waiting event: a queue without next-attempt times to correct.
     package func capRetryTimes(notAfter latest: Date, now: Date) throws -> Date? { nil }
 

@@ -51,10 +51,8 @@ enum ConsentHold {
     /// written like ``EncodedEvent`` writes them (`[]` when none is left); unchanged when they
     /// cannot be decoded.
     static func released(_ encoded: [UInt8]) -> [UInt8] {
-        guard let json = try? BinaryValue.json(encoded),
-              let flags = try? JSONDecoder().decode([EventFlag].self, from: Data(json)) else { return encoded }
+        guard let flags = EncodedEvent.decodedFlags(encoded) else { return encoded }
         let kept = flags.filter { $0.code != flagCode }
-        guard !kept.isEmpty else { return EncodedEvent.emptyArray }
         return BinaryValue.isBinary(encoded) ? BinaryValueWriter.flags(kept) : EncodedEvent.flagsJSON(kept)
     }
 }

@@ -51,7 +51,7 @@ package struct EncodedEvent: Sendable, Equatable {
     /// exactly as ``init(_:)`` cuts and flags. Runs on the sender's thread, so it does as little
     /// as it can: one exactly sized allocation per non-empty part, no JSON.
     package init(journaling event: TrackedEvent) {
-        self.init(event, userData: Self.binary, flags: BinaryValueWriter.flags)
+        self.init(event, userData: BinaryValueWriter.object, flags: BinaryValueWriter.flags)
     }
 
     /// Encodes `event` with `encode` for userData and its own context and `encodeFlags` for flags;
@@ -75,7 +75,7 @@ package struct EncodedEvent: Sendable, Equatable {
         var flags = event.flags
         if userData.truncated, !flags.contains(.userDataTruncated) { flags.append(.userDataTruncated) }
         if context.truncated, !flags.contains(.contextTruncated) { flags.append(.contextTruncated) }
-        flagsJSON = flags.isEmpty ? Self.emptyArray : encodeFlags(flags)
+        flagsJSON = encodeFlags(flags)
     }
 
     /// `{}`, shared.
@@ -83,13 +83,8 @@ package struct EncodedEvent: Sendable, Equatable {
     /// `[]`, shared.
     static let emptyArray: [UInt8] = Array("[]".utf8)
 
-    /// The values as a binary blob, and whether anything was nested too deep and cut.
-    private static func binary(_ values: UserData) -> (bytes: [UInt8], truncated: Bool) {
-        BinaryValueWriter.object(values)
-    }
-
     /// The values as a JSON object, and whether anything was nested too deep and cut.
-    private static func json(_ values: UserData) -> (bytes: [UInt8], truncated: Bool) {
+    static func json(_ values: UserData) -> (bytes: [UInt8], truncated: Bool) {
         guard !values.isEmpty else { return (emptyObject, false) }
         var writer = JSONWriter(capacity: 32 * values.count + 16)
         writer.object(values, sortedKeys: false)
@@ -181,8 +176,11 @@ package struct EncodedEvent: Sendable, Equatable {
     }
 
     /// The flag codes, decoded from ``flagsJSON``; empty when it cannot be read.
-    package var flagCodes: [String] {
-        guard let json = try? BinaryValue.json(flagsJSON) else { return [] }
-        return ((try? JSONDecoder().decode([EventFlag].self, from: Data(json))) ?? []).map(\.description)
+    package var flagCodes: [String] { (Self.decodedFlags(flagsJSON) ?? []).map(\.description) }
+
+    /// Encoded flags (binary or JSON) decoded; nil when they cannot be read.
+    static func decodedFlags(_ encoded: [UInt8]) -> [EventFlag]? {
+        guard let json = try? BinaryValue.json(encoded) else { return nil }
+        return try? JSONDecoder().decode([EventFlag].self, from: Data(json))
     }
 }

@@ -21,9 +21,8 @@ package final class EncodedSharedContext: Sendable, Equatable {
 
     /// Encodes `shared`'s values.
     package convenience init(_ shared: SharedContext) {
-        var writer = JSONWriter(capacity: 64 * shared.values.count + 16)
-        writer.object(shared.values, sortedKeys: false)
-        self.init(json: writer.bytes, truncated: writer.truncated)
+        let (json, truncated) = EncodedEvent.json(shared.values)
+        self.init(json: json, truncated: truncated)
     }
 
     /// The shared context a record of `event` refers to, encoded once per instance: `nil` when

@@ -14,10 +14,4 @@ struct PersistedGroup: Sendable, Equatable {
         ids = events.map(\.id)
         flagged = events.reduce(0) { $0 + ($1.isFlagged ? 1 : 0) }
     }
-
-    /// Creates a group from its parts.
-    init(ids: [UUID], flagged: Int) {
-        self.ids = ids
-        self.flagged = flagged
-    }
 }

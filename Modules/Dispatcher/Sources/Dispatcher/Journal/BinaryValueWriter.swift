@@ -32,8 +32,10 @@ enum BinaryValueWriter {
         return writeObject(values, open: 0, at: cursor + 1)
     }
 
-    /// Flags as a binary blob: an array of `{"code":…,"detail":…}` objects, `detail` only when set.
+    /// Flags as a binary blob: an array of `{"code":…,"detail":…}` objects, `detail` only when
+    /// set; no flags are the shared `[]`, as in JSON.
     static func flags(_ flags: [EventFlag]) -> [UInt8] {
+        guard !flags.isEmpty else { return EncodedEvent.emptyArray }
         var size = 1 + 1 + BinaryValue.varintSize(UInt64(flags.count))
         for flag in flags {
             size += 2 + textSize("code") + 1 + textSize(flag.code)

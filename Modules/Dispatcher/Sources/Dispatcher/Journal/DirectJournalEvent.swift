@@ -26,7 +26,7 @@ struct DirectJournalEvent: JournalEventSource {
         self.userDataSize = userDataSize
         self.contextSize = contextSize
         self.sharedContext = shared.context
-        flags = event.flags.isEmpty ? EncodedEvent.emptyArray : BinaryValueWriter.flags(event.flags)
+        flags = BinaryValueWriter.flags(event.flags)
     }
 
     var id: UUID { event.id }

@@ -89,7 +89,7 @@ extension EventJournal {
         let limit = configuration.segmentBytes - JournalSegment.headerSize
         guard frame <= limit else { throw .recordTooLarge(bytes: frame, limit: limit) }
         if let active = segments.last, !active.sealed, active.end + frame <= active.capacity { return active }
-        // The consumer may be creating this very segment ahead of time: wait for it (rare, short).
+        // The page work may be creating this very segment ahead of time: wait for it (rare, short).
         while preparing == nextNumber, !isClosed { condition.wait() }
         guard !isClosed else { throw .closed }
         let next: JournalSegment

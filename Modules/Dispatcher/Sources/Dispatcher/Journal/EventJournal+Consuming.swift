@@ -1,6 +1,7 @@
 import Foundation
 
-// Consuming, from the one consumer thread: reading, waiting, discarding, recovering.
+// Consuming: reading, waiting and discarding from the one consumer thread; the page work it
+// hands to its own queue; recovering.
 extension EventJournal {
     /// What ``read(from:maxRecords:)`` found.
     struct Batch: Sendable {
@@ -202,9 +203,10 @@ extension EventJournal {
     /// next segment made ahead of time (``prepareNextSegment()``), pages ahead of the sender made
     /// resident (``populateAhead()``), pages written and pages read before `consumed` handed back
     /// (``releaseWrittenPages()``, ``JournalSegment/releaseRead(below:)``). Those system calls
-    /// cost about a tenth of the consumer's time per event, which another core can spend instead. For a journal whose consumer calls this, the page work runs only there
-    /// (or, for a segment not yet visible to appends, where the segment is made), so each
-    /// segment's marks have one writer.
+    /// cost about a tenth of the consumer's time per event, which another core can spend instead.
+    /// For a journal whose consumer calls this, the page work runs only there (or, for a segment
+    /// not yet visible to appends, where the segment is made), so each segment's marks have one
+    /// writer.
     ///
     /// Work is queued once ``pageWorkRecords`` records were appended since the last time, when the
     /// consumer moved to another segment, or with `force` (the consumer going idle): each queued

@@ -7,9 +7,9 @@ import Foundation
 /// in the common case); once it returns the event survives `kill -9`, because the bytes are
 /// in the kernel's page cache. It does **not** survive power loss until the ingest writer has
 /// committed it to SQLite (or ``sync()`` ran). When a segment is full, appends move to the next
-/// one (prepared ahead of time by the consumer when possible).
+/// one (prepared ahead of time by the journal's page work when possible).
 ///
-/// One consumer (the ``IngestWriter``) reads records in order with ``read(from:maxRecords:)``,
+/// One consumer (the ``IngestWriter``) reads records in order with ``readBorrowed(from:maxRecords:)``,
 /// waits for new ones with ``waitForRecords(after:timeout:)`` and deletes consumed segments with
 /// ``discard(before:)``.
 ///

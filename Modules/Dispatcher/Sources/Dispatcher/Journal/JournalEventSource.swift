@@ -27,11 +27,7 @@ extension JournalEventSource {
     /// Writes `bytes` at `cursor` and their count at `length`; returns the end.
     @inline(__always)
     static func copy(_ bytes: [UInt8], into cursor: UnsafeMutableRawPointer, length: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
-        length.storeBytes(of: UInt32(bytes.count).littleEndian, as: UInt32.self)
-        bytes.withUnsafeBytes { source in
-            if let start = source.baseAddress, source.count > 0 { cursor.copyMemory(from: start, byteCount: source.count) }
-        }
-        return cursor + bytes.count
+        bytes.withUnsafeBytes { JournalRecord.copy($0, into: cursor, length: length) }
     }
 }
 

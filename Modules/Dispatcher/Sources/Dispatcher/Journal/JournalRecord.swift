@@ -123,8 +123,9 @@ enum JournalRecord {
         text.withUTF8 { copy(UnsafeRawBufferPointer($0), into: cursor, length: length) }
     }
 
+    /// Writes `source` at `cursor` and its count (a little-endian `UInt32`) at `length`; returns the end.
     @inline(__always)
-    private static func copy(_ source: UnsafeRawBufferPointer, into cursor: UnsafeMutableRawPointer, length: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+    static func copy(_ source: UnsafeRawBufferPointer, into cursor: UnsafeMutableRawPointer, length: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
         length.storeBytes(of: UInt32(source.count).littleEndian, as: UInt32.self)
         if let start = source.baseAddress, source.count > 0 { cursor.copyMemory(from: start, byteCount: source.count) }
         return cursor + source.count

@@ -13,7 +13,7 @@ import Darwin
 /// death of the process.
 ///
 /// Resident memory: only a ``runway`` of pages ahead of the end of records is made resident and
-/// writable (by the consumer, see ``populateAhead(of:)``), and pages of written and read records
+/// writable (by the journal's page work, see ``populateAhead(of:)``), and pages of written and read records
 /// are handed back (``releasePages(below:)``), so a segment costs about a runway of memory
 /// however far the sender is ahead of the writer.
 ///
@@ -44,7 +44,7 @@ final class JournalSegment: @unchecked Sendable {
     /// The record format (2 for new segments, 1 for those an earlier version left).
     let format: Int
     /// The shared contexts written in this segment (guarded by the journal's lock).
-    var journalledContexts: Set<UInt64> = []
+    var journalledContexts = KeySet()
     /// The shared contexts read from this segment so far (touched only by the consumer).
     var readContexts: [UInt64: EncodedSharedContext] = [:]
     /// The end of valid records.
@@ -58,10 +58,10 @@ final class JournalSegment: @unchecked Sendable {
     /// How this segment's records are framed.
     var framing: JournalRecord.Framing { JournalRecord.Framing(format: format, number: number, checked: !createdHere) }
     /// The offset below which the mapping's pages were handed back (see ``releasePages(below:)``);
-    /// touched only by the consumer.
+    /// touched only by the journal's page work (``EventJournal/maintainPagesInBackground(consumed:force:)``).
     private(set) var releasedBelow = 0
     /// The offset below which pages were made resident and writable ahead of the sender
-    /// (touched only by the thread creating the segment, then by the consumer).
+    /// (touched only by the thread creating the segment, then by the journal's page work).
     private(set) var populatedBelow = 0
     /// How many bytes ahead of the end of records are kept resident and writable, so that the
     /// sender rarely takes a page fault.
@@ -211,7 +211,7 @@ final class JournalSegment: @unchecked Sendable {
     }
 
     /// Makes the pages from `end` up to ``runway`` bytes ahead resident and writable, on the
-    /// thread preparing the segment or the consumer: the first store into a clean shared page
+    /// thread preparing the segment or the journal's page work: the first store into a clean shared page
     /// costs a fault, which the sender should not pay. Safe while the sender writes: the pages'
     /// bytes are not touched (`MADV_POPULATE_WRITE`, Linux 5.14+). Where that is not available,
     /// the first call, on a NEW all-zero segment not yet visible to senders, dirties every page
@@ -253,7 +253,8 @@ final class JournalSegment: @unchecked Sendable {
     }
 
     /// Hands back the pages the consumer has read below `offset`, ``releaseChunk`` at a time
-    /// (consumer only). Reading faults a mapping's pages in again after
+    /// (one thread: the journal's page work, or ``read(from:to:maxRecords:)`` for a journal read
+    /// without one, as in recovery). Reading faults a mapping's pages in again after
     /// ``releasePages(below:all:)`` handed them back; without this they would stay resident until
     /// the segment is discarded. Safe while records read there are still borrowed: a later access
     /// faults the same bytes back in from the page cache.
@@ -266,12 +267,12 @@ final class JournalSegment: @unchecked Sendable {
     /// The fewest bytes handed back at once: each call unmaps pages in every thread of the
     /// process (a TLB shootdown), so it is made rarely.
     static let releaseChunk = 512 << 10
-    /// The offset below which pages read by the consumer were handed back (consumer only).
+    /// The offset below which pages read by the consumer were handed back (see ``releaseRead(below:)``).
     private var readReleasedBelow = 0
 
     /// Hands back to the kernel the mapping's whole pages below `offset` that were not handed back
     /// yet, so written records do not keep the process's resident memory growing while the
-    /// sender runs ahead of the writer. Called by the consumer only, with `offset` at or below
+    /// sender runs ahead of the writer. Called by the journal's page work only, with `offset` at or below
     /// the end of written records: no append ever stores below it again.
     ///
     /// On a shared file mapping the bytes stay in the page cache (dirty pages are written back as

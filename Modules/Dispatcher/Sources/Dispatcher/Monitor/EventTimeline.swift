@@ -3,7 +3,8 @@ import Foundation
 /// The delivery timeline of each event of the current session, bounded in memory.
 ///
 /// Recording is O(1) per batch, with no hashing: each call appends one entry, a step and the
-/// ids it applies to, to a ring. Looking an event up (which only the monitor does) scans the ring.
+/// ids it applies to, to a ring. Looking events up (the monitor, a few tests) scans the ring once
+/// per call, whatever the number of events looked up.
 ///
 /// Keeps the timelines of the most recent ``capacity`` events, counted by their
 /// ``TimelineStep/Kind/persisted`` step (the step that starts an event's timeline in this
@@ -61,25 +62,21 @@ final class EventTimeline: @unchecked Sendable {
     }
 
     /// The steps of one event, oldest first; empty when unknown or forgotten.
-    func steps(of id: UUID) -> [TimelineStep] {
-        lock.withLock {
-            var steps: [TimelineStep] = []
-            for entry in entries[head...] {
-                guard let position = entry.ids.firstIndex(of: id) else { continue }
-                if let first = entry.firstOrdinal, !isKept(ordinal: first + position) { return [] }
-                steps.append(entry.step)
-            }
-            return steps
-        }
-    }
+    func steps(of id: UUID) -> [TimelineStep] { timelines { $0 == id }[id] ?? [] }
+
+    /// The timelines of `ids` that are known, in one pass over the entries.
+    func steps(of ids: Set<UUID>) -> [UUID: [TimelineStep]] { timelines { ids.contains($0) } }
 
     /// Every known timeline.
-    func all() -> [UUID: [TimelineStep]] {
+    func all() -> [UUID: [TimelineStep]] { timelines { _ in true } }
+
+    /// The known timelines of the ids `included` selects: a forgotten event has none.
+    private func timelines(of included: (UUID) -> Bool) -> [UUID: [TimelineStep]] {
         lock.withLock {
             var timelines: [UUID: [TimelineStep]] = [:]
             var forgotten: Set<UUID> = []
             for entry in entries[head...] {
-                for (position, id) in entry.ids.enumerated() {
+                for (position, id) in entry.ids.enumerated() where included(id) {
                     if let first = entry.firstOrdinal, !isKept(ordinal: first + position) {
                         forgotten.insert(id)
                     } else {

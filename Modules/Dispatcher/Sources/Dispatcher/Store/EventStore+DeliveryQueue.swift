@@ -9,7 +9,7 @@ extension EventStore {
         let claim = try write { database, counts in
             try claimLocked(limit: limit, maxBytes: maxBytes, now: now, database, &counts)
         }
-        recordClaimed(claim)
+        lock.withLock { recordClaimedLocked(claim) }
         return claim.rows
     }
 
@@ -23,8 +23,10 @@ extension EventStore {
             return limit > 0 ? try claimLocked(limit: limit, maxBytes: maxBytes, now: now, database, &counts, settled: Set(ids))
                 : ClaimedRows(rows: [], sizes: [])
         }
-        lock.withLock { for id in ids { inFlight[id] = nil } }
-        recordClaimed(claim)
+        lock.withLock {
+            for id in ids { inFlight[id] = nil }
+            recordClaimedLocked(claim)
+        }
         return claim.rows
     }
 
@@ -39,7 +41,6 @@ extension EventStore {
     private func claimLocked(limit: Int, maxBytes: Int, now: Date, _ database: SQLiteDatabase, _ counts: inout StoreCounts,
                              settled: Set<UUID> = []) throws -> ClaimedRows {
         let due = Self.milliseconds(now)
-        // Each row's stored size (what counted it in), not its size as read back as JSON.
         guard counts.pending > 0 else { return ClaimedRows(rows: [], sizes: []) }
         let first = try database.cached(EventStoreSchema.firstPending)
         try first.bind(pendingFloor, at: 1)
@@ -57,6 +58,7 @@ extension EventStore {
         var sizes: [Int] = []
         var bytes = 0
         while try select.step() {
+            // The row's stored size (what counted it in), not its size as read back as JSON.
             let size = select.int(15)
             if !batch.isEmpty, bytes + size > maxBytes { break }
             var row = try self.row(select, database)
@@ -80,9 +82,9 @@ extension EventStore {
         return ClaimedRows(rows: batch, sizes: sizes)
     }
 
-    /// Remembers what a committed claim put in flight.
-    private func recordClaimed(_ claim: ClaimedRows) {
-        lock.withLock { for (row, size) in zip(claim.rows, claim.sizes) { inFlight[row.event.id] = (row.sequence, size) } }
+    /// Remembers what a committed claim put in flight (holding the lock).
+    private func recordClaimedLocked(_ claim: ClaimedRows) {
+        for (row, size) in zip(claim.rows, claim.sizes) { inFlight[row.event.id] = (row.sequence, size) }
     }
 
     /// Splits ids into rows in flight (with their `seq` and size) and the others.
@@ -106,7 +108,7 @@ extension EventStore {
     ///   - ids: the acknowledged events.
     ///   - deliveredAt: the delivery time recorded in the history.
     func acknowledge(_ ids: [UUID], deliveredAt: Date) throws {
-        guard !ids.isEmpty else { return }
+        guard !ids.isEmpty else { return } // no transaction for nothing
         let keep = limits.deliveredHistory
         let deliveredAt = Self.milliseconds(deliveredAt)
         try write { database, counts in

@@ -14,7 +14,7 @@ enum DiagnosticMessage: Sendable {
     var rendered: String {
         switch self {
         case .text(let text): text
-        case .violation(let report, let index): report.violations[index].description
+        case .violation(let report, let index): report.violation(at: index).description
         case .repeated(let repeated): repeated.message
         }
     }

@@ -25,7 +25,8 @@ struct ContextHydrator: InPlaceEventProcessor {
     private let sessions: SessionTracker?
     private let providers: [any ContextProvider]
     private let storageMechanism: String
-    private let cache = SharedContextCache()
+    /// The one shared context every event is given, made again only when its key changes.
+    private let cache = LastValueCache<SharedContextKey, SharedContext>(matching: ==)
 
     /// Creates a hydrator.
     /// - Parameters:
@@ -84,10 +85,10 @@ struct ContextHydrator: InPlaceEventProcessor {
     public func processInPlace(_ event: inout TrackedEvent) -> Bool {
         let identifiers = identity?.identifiers
         let session = sessions?.nextEvent(at: event.timestamp, id: event.id)
-        let key = SharedContextCache.Key(
+        let key = SharedContextKey(
             installationID: identifiers?.installationID, userID: identifiers?.userID, sessionID: session?.sessionID
         )
-        let shared = cache.context(for: key) { SharedContext(sharedValues(identifiers: identifiers, session: session)) }
+        let shared = cache.value(for: key) { _ in SharedContext(sharedValues(identifiers: identifiers, session: session)) }
         var own = event.sharedContext == nil ? event.eventContext : event.context
         // Whether anything but the event index is the event's own: the caller's keys or providers'.
         let hasOtherKeys = !own.isEmpty || !providers.isEmpty

@@ -29,10 +29,10 @@ public final class PrivacyControls: @unchecked Sendable {
     private let diagnostics: Diagnostics?
     private var optedOut: Bool
     private var decisions: [String: ConsentDecision]
-    private var requiring: Set<String> { didSet { requiringLengths = Self.lengthBits(of: requiring) } }
-    /// Bit `n` is set when a category in `requiring` is `n` UTF-8 bytes long (bit 63: 63 or
-    /// longer): most categories are found not to need consent without being hashed.
-    private var requiringLengths: UInt64
+    private var requiring: Set<String> { didSet { requiringLengths = Self.lengths(of: requiring) } }
+    /// The UTF-8 lengths of the categories in `requiring`: most categories are found not to need
+    /// consent without being hashed.
+    private var requiringLengths: LengthMask
     private var observers = ObserverRegistry<PrivacyChange>()
 
     /// Restores the privacy state saved in `store`.
@@ -56,7 +56,7 @@ public final class PrivacyControls: @unchecked Sendable {
         }
         self.decisions = decisions
         self.requiring = requiring
-        requiringLengths = Self.lengthBits(of: requiring)
+        requiringLengths = Self.lengths(of: requiring)
     }
 
     /// Whether the user opted out.
@@ -78,7 +78,7 @@ public final class PrivacyControls: @unchecked Sendable {
     /// together under one lock.
     func admission(for category: String) -> (optedOut: Bool, consent: ConsentDecision) {
         lock.withLock {
-            guard requiringLengths & Self.lengthBit(category.utf8.count) != 0, requiring.contains(category) else {
+            guard requiringLengths.mayContain(length: category.utf8.count), requiring.contains(category) else {
                 return (optedOut, .notRequired)
             }
             return (optedOut, decisions[category] ?? .pending)
@@ -144,11 +144,7 @@ public final class PrivacyControls: @unchecked Sendable {
         lock.withLock { observers.remove(token) }
     }
 
-    private static func lengthBit(_ count: Int) -> UInt64 { 1 << UInt64(min(count, 63)) }
-
-    private static func lengthBits(of categories: Set<String>) -> UInt64 {
-        categories.reduce(0) { $0 | lengthBit($1.utf8.count) }
-    }
+    private static func lengths(of categories: Set<String>) -> LengthMask { LengthMask(categories.map(\.utf8.count)) }
 
     private func setOptedOut(_ value: Bool) {
         let callbacks: [@Sendable (PrivacyChange) -> Void] = lock.withLock {

@@ -4,7 +4,7 @@ import Tracking
 ///
 /// Keys are matched case-insensitively, at any depth: inside nested objects and objects in
 /// arrays, in both userData and context. Inside the context objects hydration builds
-/// (``builtInObjects``: app, device, OS, library, session and the Snowplow entities,
+/// (``builtInObjectKeys``: app, device, OS, library, session and the Snowplow entities,
 /// whose fields are fixed by their schemas) only the top-level key itself is checked: they hold
 /// no user-provided data. Place it before any plugin (the console prints what
 /// it receives) and after ``ContractValidator`` (which must see the fields to check them).
@@ -23,14 +23,13 @@ struct Redactor: InPlaceEventProcessor {
     /// What happens to their values.
     public let strategy: Strategy
     private let matcher: SensitiveKeyMatcher
-    private let sharedCache = RedactedContextCache()
+    /// The redacted form of the last shared context seen, by identity: a shared context is
+    /// redacted once, and every event sharing it then shares the redacted one.
+    private let sharedCache = LastValueCache<SharedContext, SharedContext>(matching: ===)
 
     /// The context keys whose nested contents hydration builds from device, library, identity
-    /// and session facts only: the key itself is checked, its contents are not walked.
-    static let builtInObjects: Set<String> = Set(builtInObjectKeys)
-
-    /// ``builtInObjects`` as a list: six short keys are found faster by comparing them than by
-    /// hashing the key looked up.
+    /// and session facts only: the key itself is checked, its contents are not walked. A list:
+    /// six short keys are found faster by comparing them than by hashing the key looked up.
     private static let builtInObjectKeys = [
         ContextKey.app, ContextKey.device, ContextKey.os, ContextKey.library, ContextKey.session, ContextKey.snowplowEntities,
     ]
@@ -51,7 +50,7 @@ struct Redactor: InPlaceEventProcessor {
         if let userData = redacted(event.userData) { event.userData = userData }
         if let own = redacted(event.eventContext, skippingBuiltIns: true) { event.eventContext = own }
         if let shared = event.sharedContext {
-            event.sharedContext = sharedCache.redacted(shared) { original in
+            event.sharedContext = sharedCache.value(for: shared) { original in
                 redacted(original.values, skippingBuiltIns: true).map(SharedContext.init) ?? original
             }
         }
@@ -62,7 +61,7 @@ struct Redactor: InPlaceEventProcessor {
     public func redact(_ data: UserData) -> UserData { redacted(data) ?? data }
 
     /// The redacted copy of `data`, or `nil` when nothing in it is sensitive (so unchanged
-    /// data is never rebuilt). With `skippingBuiltIns`, the contents of ``builtInObjects`` are
+    /// data is never rebuilt). With `skippingBuiltIns`, the contents of ``builtInObjectKeys`` are
     /// not walked.
     private func redacted(_ data: UserData, skippingBuiltIns: Bool = false) -> UserData? {
         if data.isEmpty { return nil }
@@ -104,7 +103,7 @@ struct Redactor: InPlaceEventProcessor {
 
     private func isSensitive(_ key: String) -> Bool { matcher.matches(key) }
 
-    /// Whether `key` is one of ``builtInObjects``: lengths compared first, texts only when equal.
+    /// Whether `key` is one of ``builtInObjectKeys``: lengths compared first, texts only when equal.
     private static func isBuiltInObject(_ key: String) -> Bool {
         let length = key.utf8.count
         return builtInObjectKeys.contains { $0.utf8.count == length && $0 == key }

@@ -6,21 +6,21 @@ struct SensitiveKeyMatcher: Sendable {
     let keys: Set<String>
     /// The ASCII ones among them, as bytes.
     private let asciiKeys: [[UInt8]]
-    /// Bit `n` is set when an ASCII sensitive key is `n` bytes long (bit 63: 63 or longer).
-    private let asciiLengths: UInt64
+    /// The lengths of the ASCII sensitive keys.
+    private let asciiLengths: LengthMask
 
     /// A matcher for `keys`, any case.
     init(_ keys: some Sequence<String>) {
         self.keys = Set(keys.map { $0.lowercased() })
         asciiKeys = self.keys.filter { $0.utf8.allSatisfy { $0 < 0x80 } }.map { Array($0.utf8) }
-        asciiLengths = asciiKeys.reduce(0) { $0 | Self.lengthBit($1.count) }
+        asciiLengths = LengthMask(asciiKeys.map(\.count))
     }
 
     /// Whether `key` is sensitive.
     func matches(_ key: String) -> Bool {
         let ascii: Bool? = key.utf8.withContiguousStorageIfAvailable { bytes in
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-            guard asciiLengths & Self.lengthBit(bytes.count) != 0 else { return false }
+            guard asciiLengths.mayContain(length: bytes.count) else { return false }
             return asciiKeys.contains { candidate in
                 candidate.count == bytes.count && zip(candidate, bytes).allSatisfy { $0 == Self.lowercase($1) }
             }
@@ -29,8 +29,6 @@ struct SensitiveKeyMatcher: Sendable {
         // Not ASCII (a non-ASCII letter may lowercase to an ASCII one), or not contiguous.
         return keys.contains(key) || keys.contains(key.lowercased())
     }
-
-    private static func lengthBit(_ count: Int) -> UInt64 { 1 << UInt64(min(count, 63)) }
 
     private static func lowercase(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
 }
