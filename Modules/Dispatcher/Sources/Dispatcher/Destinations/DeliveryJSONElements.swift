@@ -10,14 +10,14 @@ enum DeliveryJSONElements {
         let array = Array(bytes)
         var found: [Range<Int>] = []
         var index = 0
-        func skipSpace() { while index < array.count, DeliveryJSONMembers.isSpace(array[index]) { index += 1 } }
+        func skipSpace() { while index < array.count, JSONScanning.isSpace(array[index]) { index += 1 } }
         skipSpace()
         guard index < array.count, array[index] == UInt8(ascii: "[") else { return [] }
         index += 1
         while true {
             skipSpace()
             let start = index
-            index = DeliveryJSONMembers.endOfValue(array, from: start)
+            index = JSONScanning.endOfValue(array, from: start)
             guard index > start, array[start] != UInt8(ascii: "]") else { return found }
             found.append((start + bytes.startIndex)..<(index + bytes.startIndex))
             skipSpace()

@@ -67,69 +67,17 @@ struct DeliveryJSONMembers {
     /// The raw value bytes of `name`, if present.
     func rawValue(named name: String) -> ArraySlice<UInt8>? { rawValue(named: Array(name.utf8)) }
 
-    /// Whether `byte` is JSON whitespace.
-    static func isSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
-    }
-
-    /// Returns the index just past the string starting at `start` (which holds the quote).
-    private static func endOfString(_ bytes: [UInt8], from start: Int) -> Int {
-        var index = start + 1
-        while index < bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: "\\"): index += 2
-            case UInt8(ascii: "\""): return index + 1
-            default: index += 1
-            }
-        }
-        return bytes.count
-    }
-
-    /// Returns the index just past the value starting at `start`.
-    static func endOfValue(_ bytes: [UInt8], from start: Int) -> Int {
-        guard start < bytes.count else { return start }
-        switch bytes[start] {
-        case UInt8(ascii: "\""):
-            return endOfString(bytes, from: start)
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
-            var depth = 0
-            var index = start
-            while index < bytes.count {
-                switch bytes[index] {
-                case UInt8(ascii: "\""):
-                    index = endOfString(bytes, from: index)
-                    continue
-                case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    depth += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    depth -= 1
-                    if depth == 0 { return index + 1 }
-                default: break
-                }
-                index += 1
-            }
-            return bytes.count
-        default:
-            var index = start
-            while index < bytes.count, bytes[index] != UInt8(ascii: ","), bytes[index] != UInt8(ascii: "}"),
-                  bytes[index] != UInt8(ascii: "]"), !isSpace(bytes[index]) {
-                index += 1
-            }
-            return index
-        }
-    }
-
     private static func scan(_ bytes: [UInt8]) -> [Member] {
         var found: [Member] = []
         var index = 0
-        func skipSpace() { while index < bytes.count, isSpace(bytes[index]) { index += 1 } }
+        func skipSpace() { while index < bytes.count, JSONScanning.isSpace(bytes[index]) { index += 1 } }
         skipSpace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return [] }
         index += 1
         while true {
             skipSpace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return found }
-            let keyEnd = endOfString(bytes, from: index)
+            let keyEnd = JSONScanning.endOfString(bytes, from: index)
             guard keyEnd <= bytes.count, keyEnd - index >= 2 else { return found }
             let key = (index + 1)..<(keyEnd - 1)
             index = keyEnd
@@ -138,7 +86,7 @@ struct DeliveryJSONMembers {
             index += 1
             skipSpace()
             let valueStart = index
-            index = endOfValue(bytes, from: valueStart)
+            index = JSONScanning.endOfValue(bytes, from: valueStart)
             guard index > valueStart else { return found }
             found.append(Member(key: key, value: valueStart..<index))
             skipSpace()

@@ -55,7 +55,7 @@ enum ContextMerge {
     }
 
     /// The byte ranges of an object's keys (quotes included) and values, or `nil` when `json` is
-    /// not an object.
+    /// not a whole object.
     static func members(_ json: UnsafeBufferPointer<UInt8>) -> [(key: Range<Int>, value: Range<Int>)]? {
         var index = skipSpace(json, 0)
         guard index < json.count, json[index] == UInt8(ascii: "{") else { return nil }
@@ -63,13 +63,17 @@ enum ContextMerge {
         var result: [(key: Range<Int>, value: Range<Int>)] = []
         if index < json.count, json[index] == UInt8(ascii: "}") { return result }
         while index < json.count {
-            guard json[index] == UInt8(ascii: "\""), let keyEnd = skipValue(json, index) else { return nil }
+            guard json[index] == UInt8(ascii: "\"") else { return nil }
+            let keyEnd = JSONScanning.endOfString(json, from: index)
             let key = index..<keyEnd
             index = skipSpace(json, keyEnd)
             guard index < json.count, json[index] == UInt8(ascii: ":") else { return nil }
             let valueStart = skipSpace(json, index + 1)
-            guard let valueEnd = skipValue(json, valueStart) else { return nil }
+            let valueEnd = JSONScanning.endOfValue(json, from: valueStart)
+            // No value (a stray `}` or `]`, or nothing left).
+            guard valueEnd > valueStart else { return nil }
             result.append((key, valueStart..<valueEnd))
+            // A value cut short ends at the end of the bytes: then no `}` follows.
             index = skipSpace(json, valueEnd)
             guard index < json.count else { return nil }
             if json[index] == UInt8(ascii: "}") { return result }
@@ -81,39 +85,7 @@ enum ContextMerge {
 
     private static func skipSpace(_ json: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int {
         var index = start
-        while index < json.count, json[index] == 0x20 || json[index] == 0x0A || json[index] == 0x0D || json[index] == 0x09 { index += 1 }
-        return index
-    }
-
-    /// The end of the value starting at `start`, or `nil` when it is cut short.
-    private static func skipValue(_ json: UnsafeBufferPointer<UInt8>, _ start: Int) -> Int? {
-        guard start < json.count else { return nil }
-        var index = start
-        var depth = 0
-        repeat {
-            guard index < json.count else { return nil }
-            switch json[index] {
-            case UInt8(ascii: "\""):
-                index += 1
-                while index < json.count, json[index] != UInt8(ascii: "\"") { index += json[index] == UInt8(ascii: "\\") ? 2 : 1 }
-                guard index < json.count else { return nil }
-                index += 1
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                depth += 1
-                index += 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                guard depth > 0 else { return nil }
-                depth -= 1
-                index += 1
-            default:
-                if depth == 0 {
-                    // A scalar: up to the next delimiter.
-                    while index < json.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09].contains(json[index]) { index += 1 }
-                    return index
-                }
-                index += 1
-            }
-        } while depth > 0
+        while index < json.count, JSONScanning.isSpace(json[index]) { index += 1 }
         return index
     }
 }
