@@ -274,12 +274,8 @@ actor DeliveryWorker {
     private func recordAcknowledgement(
         _ acknowledgement: DeferredAcknowledgement, _ result: Result<Void, any Error>, report: inout DeliveryReport
     ) -> Bool {
-        if case .failure(let error) = result {
-            report.lastError = "settling \(acknowledgement.events.count) events failed: \(error)"
-            return false
-        }
-        report.delivered += acknowledgement.events.count
-        notify(acknowledgement.events, .acknowledge, statusCode: acknowledgement.statusCode, at: acknowledgement.at)
+        guard record(acknowledgement.events, .acknowledge, result, statusCode: acknowledgement.statusCode,
+                     at: acknowledgement.at, report: &report) else { return false }
         progress?(report)
         return true
     }
@@ -398,31 +394,46 @@ actor DeliveryWorker {
     private func settle(
         _ events: [StoredEvent], _ decision: RetryDecision, statusCode: Int?, at now: Date, report: inout DeliveryReport
     ) -> Bool {
-        let ids = events.map(\.event.id)
-        do {
-            switch decision {
-            case .acknowledge:
-                try queue.acknowledge(ids)
-                report.delivered += ids.count
-            case .retry(let at, let reason):
-                try queue.scheduleRetry(ids, nextAttemptAt: at, error: reason)
-                report.retried += ids.count
-                report.lastError = reason
-                report.earliestNextAttempt = min(report.earliestNextAttempt ?? at, at)
-            case .reject(let reason):
-                try queue.reject(ids, reason: reason)
-                report.rejected += ids.count
-                report.lastError = reason
-            case .pause(let reason):
-                // Not the events' fault: no attempt is counted.
-                try queue.release(ids)
-                report.lastError = reason
-            case .split:
-                break
-            }
-        } catch {
-            report.lastError = "settling \(ids.count) events failed: \(error)"
+        let result = Result { try apply(decision, to: events.map(\.event.id)) }
+        return record(events, decision, result, statusCode: statusCode, at: now, report: &report)
+    }
+
+    /// Makes the queue call a decision needs.
+    private func apply(_ decision: RetryDecision, to ids: [UUID]) throws {
+        switch decision {
+        case .acknowledge: try queue.acknowledge(ids)
+        case .retry(let at, let reason): try queue.scheduleRetry(ids, nextAttemptAt: at, error: reason)
+        case .reject(let reason): try queue.reject(ids, reason: reason)
+        // Not the events' fault: no attempt is counted.
+        case .pause: try queue.release(ids)
+        case .split: break
+        }
+    }
+
+    /// Counts a decision applied to `events` with `result` (the queue call's), and tells the
+    /// observer. - Returns: false when the queue failed (recorded in the report).
+    private func record(
+        _ events: [StoredEvent], _ decision: RetryDecision, _ result: Result<Void, any Error>, statusCode: Int?,
+        at now: Date, report: inout DeliveryReport
+    ) -> Bool {
+        if case .failure(let error) = result {
+            report.lastError = "settling \(events.count) events failed: \(error)"
             return false
+        }
+        switch decision {
+        case .acknowledge:
+            report.delivered += events.count
+        case .retry(let at, let reason):
+            report.retried += events.count
+            report.lastError = reason
+            report.earliestNextAttempt = min(report.earliestNextAttempt ?? at, at)
+        case .reject(let reason):
+            report.rejected += events.count
+            report.lastError = reason
+        case .pause(let reason):
+            report.lastError = reason
+        case .split:
+            break
         }
         notify(events, decision, statusCode: statusCode, at: now)
         return true
