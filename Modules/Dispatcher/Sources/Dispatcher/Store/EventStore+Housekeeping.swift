@@ -58,7 +58,6 @@ extension EventStore {
                 try writeCounters(next, database)
             }
             counters = next
-            storedContexts = []
             contextCache = [:]
             inFlight = [:]
             recentIDs.removeAll(keepingCapacity: true)

@@ -28,7 +28,7 @@ extension EventStore {
             let duplicate = keys.map { key in !seen.insert(key) || recentIDs.contains(key) || (!olderIDs.isEmpty && olderIDs.contains(key))
             }
             var firstSequence: Int64?
-            var newContexts: [UInt64] = []
+            var newContexts: [EncodedSharedContext] = []
             var lastContext: UInt64?
             // Rows whose fields stay valid after `withBorrowed` returns (a journal batch) go in
             // with one statement per `rowsPerInsert`: SQLite's per-statement work is paid once.
@@ -51,9 +51,9 @@ extension EventStore {
                     var contextReference: Int64 = 0
                     if let shared = event.sharedContext {
                         // Runs of events share one context: only a new one is looked up.
-                        if shared.hash != lastContext, !storedContexts.contains(shared.hash), !newContexts.contains(shared.hash) {
+                        if shared.hash != lastContext, contextCache[shared.hash] == nil, !newContexts.contains(where: { $0.hash == shared.hash }) {
                             try storeContext(shared, database)
-                            newContexts.append(shared.hash)
+                            newContexts.append(shared)
                         }
                         lastContext = shared.hash
                         contextReference = Int64(bitPattern: shared.hash)
@@ -95,7 +95,7 @@ extension EventStore {
             return (outcome, (ids: seen, contexts: newContexts))
         }
         remember(inserted.ids)
-        lock.withLock { storedContexts.formUnion(inserted.contexts) }
+        lock.withLock { for context in inserted.contexts { contextCache[context.hash] = context.json } }
         return outcome
     }
 

@@ -93,7 +93,6 @@ extension EventStore {
         }
         counters = try readCounters(database)
         idsAreUnique = try database.scalarInt(EventStoreSchema.hasUniqueIndex) ?? 0 > 0
-        storedContexts = []
         contextCache = [:]
         pendingFloor = 0
         inFlight = [:]

@@ -45,13 +45,15 @@ extension EventStore {
         }
     }
 
-    /// The JSON of the shared context `hash`, cached; an empty object when it is missing.
+    /// The JSON of the shared context `hash`, cached; an empty object when it is missing (not
+    /// cached: the cache holds only contexts that are in `contexts`).
     private func sharedContext(_ hash: UInt64, _ database: SQLiteDatabase) throws -> [UInt8] {
         if let known = contextCache[hash] { return known }
         let select = try database.cached(EventStoreSchema.readContext)
         try select.bind(Int64(bitPattern: hash), at: 1)
-        let json = try select.step() ? select.bytes(0) : Array("{}".utf8)
-        select.reset()
+        defer { select.reset() }
+        guard try select.step() else { return EncodedEvent.emptyObject }
+        let json = select.bytes(0)
         contextCache[hash] = json
         return json
     }

@@ -53,9 +53,8 @@ final class EventStore: DeliveryQueue, @unchecked Sendable {
     /// Keys of ids inserted recently (two generations), to ignore duplicates without an index.
     var recentIDs = KeySet(minimumCapacity: EventStore.duplicateWindow)
     var olderIDs: KeySet = []
-    /// Hashes of the shared contexts known to be in `contexts` (committed).
-    var storedContexts: Set<UInt64> = []
-    /// Shared contexts read back, by hash: each is read from `contexts` once.
+    /// The shared contexts known to be in `contexts` (committed by this store, or read back),
+    /// by hash: each is written once and read from `contexts` at most once.
     var contextCache: [UInt64: [UInt8]] = [:]
     /// Whether `events` has a unique index on `id` (a version 1 file): an insert may then ignore
     /// a row, so rows go in one statement each, each checked.
