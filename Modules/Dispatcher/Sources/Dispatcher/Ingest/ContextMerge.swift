@@ -39,8 +39,8 @@ enum ContextMerge {
             used[index] = true
             let replacement = topMembers[index].value
             append(key: member.key, in: base)
-            if deep, let nested = merge(UnsafeBufferPointer(rebasing: base[member.value]), UnsafeBufferPointer(rebasing: top[replacement]), deep: false),
-               base[member.value.lowerBound] == UInt8(ascii: "{"), top[replacement.lowerBound] == UInt8(ascii: "{") {
+            // `merge` is nil unless both values are objects.
+            if deep, let nested = merge(UnsafeBufferPointer(rebasing: base[member.value]), UnsafeBufferPointer(rebasing: top[replacement]), deep: false) {
                 output.append(contentsOf: nested)
             } else {
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: top[replacement]))

@@ -11,10 +11,8 @@ import TrackingJSON
 enum BinaryValueWriter {
     /// `values` as a binary blob, and whether something nested too deep was cut.
     static func object(_ values: UserData) -> (bytes: [UInt8], truncated: Bool) {
-        var truncated = false
-        let size = 1 + objectSize(values, open: 0, truncated: &truncated)
-        let bytes = blob(size: size) { cursor in writeObject(values, open: 0, at: cursor) }
-        return (bytes, truncated)
+        let sized = objectBlobSize(values)
+        return (blob(size: sized.size) { cursor in writeObject(values, open: 0, at: cursor) }, sized.truncated)
     }
 
     /// The bytes ``object(_:)`` would make of `values` (format byte included), and whether

@@ -99,17 +99,25 @@ final class JournalSegment: @unchecked Sendable {
         _ = fchmod(descriptor, FileProtection.fileMode)
         do {
             try allocate(descriptor, capacity: capacity, path: path)
-            let base = try map(descriptor, capacity: capacity, path: path, populate: false)
-            let segment = JournalSegment(number: number, path: path, capacity: capacity, base: base, format: 2, end: headerSize, sealed: false)
-            segment.populateAhead(of: 0)
-            base.storeBytes(of: magic.littleEndian, as: UInt64.self)
-            base.storeBytes(of: number.littleEndian, toByteOffset: 8, as: UInt64.self)
+            let segment = try fresh(descriptor, mappedFrom: path, number: number, path: path, capacity: capacity)
             FileProtection.protect(path)
             return segment
         } catch {
             unlink(path)
             throw error
         }
+    }
+
+    /// Maps the open file as a new, empty segment `number` (to be named `path`): its first
+    /// runway made resident, then its header written.
+    private static func fresh(_ descriptor: Int32, mappedFrom mappedPath: String, number: UInt64, path: String,
+                              capacity: Int) throws(JournalError) -> JournalSegment {
+        let base = try map(descriptor, capacity: capacity, path: mappedPath, populate: false)
+        let segment = JournalSegment(number: number, path: path, capacity: capacity, base: base, format: 2, end: headerSize, sealed: false)
+        segment.populateAhead(of: 0)
+        base.storeBytes(of: magic.littleEndian, as: UInt64.self)
+        base.storeBytes(of: number.littleEndian, toByteOffset: 8, as: UInt64.self)
+        return segment
     }
 
     /// The name a consumed segment file waits under until it is reused: never read as a segment,
@@ -130,11 +138,7 @@ final class JournalSegment: @unchecked Sendable {
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, Int(info.st_size) == capacity else { throw .io(path: freePath, operation: "reuse", errno: EINVAL) }
-        let base = try map(descriptor, capacity: capacity, path: freePath, populate: false)
-        let segment = JournalSegment(number: number, path: path, capacity: capacity, base: base, format: 2, end: headerSize, sealed: false)
-        segment.populateAhead(of: 0)
-        base.storeBytes(of: magic.littleEndian, as: UInt64.self)
-        base.storeBytes(of: number.littleEndian, toByteOffset: 8, as: UInt64.self)
+        let segment = try fresh(descriptor, mappedFrom: freePath, number: number, path: path, capacity: capacity)
         // `link` never replaces a file that appeared under the name meanwhile.
         guard link(freePath, path) == 0 else { throw .io(path: path, operation: "link", errno: errno) }
         unlink(freePath)

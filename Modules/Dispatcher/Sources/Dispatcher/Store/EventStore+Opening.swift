@@ -79,11 +79,9 @@ extension EventStore {
         if try database.scalarInt("PRAGMA user_version") != EventStoreSchema.version {
             try database.transaction {
                 try database.execute(EventStoreSchema.create)
-                if try database.scalarInt(EventStoreSchema.hasHeldCounter) == 0 {
-                    try database.execute(EventStoreSchema.addHeldCounter)
-                }
-                for table in ["events", "delivered"] where try database.scalarInt(EventStoreSchema.hasContextReference(table)) == 0 {
-                    try database.execute(EventStoreSchema.addContextReference(table))
+                for (table, column) in EventStoreSchema.addedColumns
+                where try database.scalarInt(EventStoreSchema.hasColumn(table, column)) == 0 {
+                    try database.execute(EventStoreSchema.addColumn(table, column))
                 }
                 try database.execute(EventStoreSchema.setVersion)
             }

@@ -100,16 +100,16 @@ enum EventStoreSchema {
         CREATE TABLE IF NOT EXISTS contexts (hash INTEGER PRIMARY KEY, json BLOB NOT NULL);
         """
 
-    /// Whether `counters` has the `held` column (missing in a version 2 file).
-    static let hasHeldCounter = "SELECT count(*) FROM pragma_table_info('counters') WHERE name = 'held'"
-    static let addHeldCounter = "ALTER TABLE counters ADD COLUMN held INTEGER NOT NULL DEFAULT 0"
-    /// Whether a table has the `context_ref` column (missing before version 4).
-    static func hasContextReference(_ table: String) -> String {
-        "SELECT count(*) FROM pragma_table_info('\(table)') WHERE name = 'context_ref'"
+    /// The columns older files lack, by table, each added as an integer defaulting to 0:
+    /// `counters.held` (missing in a version 2 file) and `context_ref` (before version 4).
+    static let addedColumns = [("counters", "held"), ("events", "context_ref"), ("delivered", "context_ref")]
+    /// Whether `table` has `column`.
+    static func hasColumn(_ table: String, _ column: String) -> String {
+        "SELECT count(*) FROM pragma_table_info('\(table)') WHERE name = '\(column)'"
     }
-    /// Adds the `context_ref` column to a table of a file older than version 4.
-    static func addContextReference(_ table: String) -> String {
-        "ALTER TABLE \(table) ADD COLUMN context_ref INTEGER NOT NULL DEFAULT 0"
+    /// Adds `column` to `table` (see ``addedColumns``).
+    static func addColumn(_ table: String, _ column: String) -> String {
+        "ALTER TABLE \(table) ADD COLUMN \(column) INTEGER NOT NULL DEFAULT 0"
     }
     /// Marks the file as of this version (last step of creating or upgrading it).
     static let setVersion = "PRAGMA user_version = \(version)"
