@@ -12,18 +12,25 @@ extension SnowplowDestination {
     static func fillingClientSessionEventIndex(_ shared: ArraySlice<UInt8>, context: DeliveryJSONMembers) -> ArraySlice<UInt8> {
         guard let index = sessionEventIndex(in: context) else { return shared }
         let elements = DeliveryJSONElements.ranges(in: shared)
-        guard let target = elements.firstIndex(where: { lacksEventIndex(DeliveryJSONMembers(Array(shared[$0]))) }) else {
-            return shared
+        // The first entity that needs the index, with its data object, each parsed once.
+        var target: (position: Int, entity: DeliveryJSONMembers, data: DeliveryJSONMembers)?
+        for (position, range) in elements.enumerated() {
+            let entity = DeliveryJSONMembers(Array(shared[range]))
+            if let data = dataLackingEventIndex(entity) {
+                target = (position, entity, data)
+                break
+            }
         }
+        guard let target else { return shared }
         var writer = JSONWriter(capacity: shared.count + 32)
         writer.raw("[")
         for (position, range) in elements.enumerated() {
             if position > 0 { writer.raw(",") }
-            guard position == target else {
+            guard position == target.position else {
                 writer.raw(bytes: shared[range])
                 continue
             }
-            let entity = DeliveryJSONMembers(Array(shared[range]))
+            let entity = target.entity
             writer.raw("{")
             for (order, member) in entity.members.enumerated() {
                 if order > 0 { writer.raw(",") }
@@ -35,8 +42,7 @@ extension SnowplowDestination {
                     continue
                 }
                 writer.raw("{")
-                let wrote = writer.members(of: DeliveryJSONMembers(Array(entity.bytes[member.value])), leadingComma: false,
-                                           skipping: [Keys.eventIndex])
+                let wrote = writer.members(of: target.data, leadingComma: false, skipping: [Keys.eventIndex])
                 writer.raw(wrote ? ",\"eventIndex\":" : "\"eventIndex\":")
                 writer.int(index)
                 writer.raw("}")
@@ -55,13 +61,14 @@ extension SnowplowDestination {
         return min(max(value, 0), Int(Int32.max))
     }
 
-    /// Whether `entity` is a `client_session` entity whose data object has no `eventIndex` (or a
-    /// null one).
-    private static func lacksEventIndex(_ entity: DeliveryJSONMembers) -> Bool {
+    /// The data object of `entity` when it is a `client_session` entity whose data has no
+    /// `eventIndex` (or a null one); nil otherwise.
+    private static func dataLackingEventIndex(_ entity: DeliveryJSONMembers) -> DeliveryJSONMembers? {
         guard entity.string(named: "schema") == SnowplowEntitySchema.clientSession,
-              let data = entity.rawValue(named: Keys.data), data.first == UInt8(ascii: "{") else { return false }
-        guard let index = DeliveryJSONMembers(Array(data)).rawValue(named: Keys.eventIndex) else { return true }
-        return index.elementsEqual("null".utf8)
+              let raw = entity.rawValue(named: Keys.data), raw.first == UInt8(ascii: "{") else { return nil }
+        let data = DeliveryJSONMembers(Array(raw))
+        guard let index = data.rawValue(named: Keys.eventIndex) else { return data }
+        return index.elementsEqual("null".utf8) ? data : nil
     }
 
     /// Key names compared as UTF-8.
