@@ -44,7 +44,7 @@ final class JournalSegment: @unchecked Sendable {
     /// The record format (2 for new segments, 1 for those an earlier version left).
     let format: Int
     /// The shared contexts written in this segment (guarded by the journal's lock).
-    var journalledContexts = KeySet()
+    var journalledContexts: Set<UInt64> = []
     /// The shared contexts read from this segment so far (touched only by the consumer).
     var readContexts: [UInt64: EncodedSharedContext] = [:]
     /// The end of valid records.

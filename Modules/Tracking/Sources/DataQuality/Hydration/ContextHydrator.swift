@@ -26,7 +26,7 @@ struct ContextHydrator: InPlaceEventProcessor {
     private let providers: [any ContextProvider]
     private let storageMechanism: String
     /// The one shared context every event is given, made again only when its key changes.
-    private let cache = LastValueCache<SharedContextKey, SharedContext>(matching: ==)
+    private let cache = LastValueCache<SharedContextKey, SharedContext>()
 
     /// Creates a hydrator.
     /// - Parameters:

@@ -25,7 +25,7 @@ struct Redactor: InPlaceEventProcessor {
     private let matcher: SensitiveKeyMatcher
     /// The redacted form of the last shared context seen, by identity: a shared context is
     /// redacted once, and every event sharing it then shares the redacted one.
-    private let sharedCache = LastValueCache<SharedContext, SharedContext>(matching: ===)
+    private let sharedCache = LastValueCache<SharedContext, SharedContext>()
 
     /// The context keys whose nested contents hydration builds from device, library, identity
     /// and session facts only: the key itself is checked, its contents are not walked. A list:
