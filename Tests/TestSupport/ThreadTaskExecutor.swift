@@ -5,6 +5,8 @@ import Foundation
 /// runs there, so a test can keep measuring while the pool's threads are all blocked.
 ///
 /// Call ``shutdown()`` once no job can arrive any more: the thread then ends.
+/// Test code only: `TaskExecutor` needs macOS 15, iOS 18, tvOS 18, watchOS 11 or visionOS 2.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 public final class ThreadTaskExecutor: TaskExecutor, @unchecked Sendable {
     // Safe: `jobs` and `stopped` are only touched while holding `condition`.
     private let condition = NSCondition()

@@ -1,11 +1,11 @@
 import Foundation
 
 extension Dispatcher {
-    /// Runs blocking work on a thread outside Swift's cooperative pool.
+    /// Runs blocking work (a wait for the writer, a store call) on a ``BlockingQueue`` of its
+    /// own, outside Swift's cooperative pool. Each call gets its own queue, so a long wait (a
+    /// drain) never delays another call (a purge); libdispatch reuses their threads.
     static func offload<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
-        await withCheckedContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(returning: work()) }
-        }
+        await BlockingQueue(label: "Dispatcher.call").run(work)
     }
 
     func didPersist(_ group: PersistedGroup, _ outcome: InsertOutcome) {

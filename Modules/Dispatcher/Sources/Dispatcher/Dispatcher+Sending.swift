@@ -114,9 +114,10 @@ extension Dispatcher {
         if let refusedSoFar { diagnose(.storage, "refused events (\(reason): \(detail)); \(refusedSoFar) refused so far") }
     }
 
-    /// Starts, unless running, a thread that moves what waits in memory into the journal every
-    /// 20 ms until memory is empty or the Dispatcher closes. A paused or full journal refuses
-    /// such a move at once, without a system call, so this never spins.
+    /// Starts, unless running, a mover on a ``BlockingQueue`` of its own that moves what waits
+    /// in memory into the journal, then again every 20 ms until memory is empty or the
+    /// Dispatcher closes. A paused or full journal refuses such a move at once, without a
+    /// system call, and the wait between moves holds no thread, so this never spins.
     func startMover(_ backend: DispatcherBackend) {
         let start = lock.withLock {
             guard !state.moverRunning, !state.closed else { return false }
@@ -124,22 +125,23 @@ extension Dispatcher {
             return true
         }
         guard start else { return }
-        let thread = Thread { [weak self] in
-            while let self {
-                let held = self.moveFromMemory(to: backend)
-                // Decided under the lock a sender takes to start a mover, after its event is held:
-                // either this sees the event, or the sender sees this mover gone and starts one.
-                let done = self.lock.withLock {
-                    guard self.state.closed || (held == 0 && self.overflow.count == 0) else { return false }
-                    self.state.moverRunning = false
-                    return true
-                }
-                if done { return }
-                Thread.sleep(forTimeInterval: 0.02)
+        scheduleMove(to: backend, on: BlockingQueue(label: "Dispatcher.overflow"), after: 0)
+    }
+
+    /// One move of the mover, and the next one queued unless it is done.
+    private func scheduleMove(to backend: DispatcherBackend, on queue: BlockingQueue, after delay: Double) {
+        queue.start(after: delay) { [weak self] in
+            guard let self else { return }
+            let held = self.moveFromMemory(to: backend)
+            // Decided under the lock a sender takes to start a mover, after its event is held:
+            // either this sees the event, or the sender sees this mover gone and starts one.
+            let done = self.lock.withLock {
+                guard self.state.closed || (held == 0 && self.overflow.count == 0) else { return false }
+                self.state.moverRunning = false
+                return true
             }
+            if !done { self.scheduleMove(to: backend, on: queue, after: 0.02) }
         }
-        thread.name = "Dispatcher.overflow"
-        thread.start()
     }
 
     /// Hands what waits in memory to the store's journal, in order.

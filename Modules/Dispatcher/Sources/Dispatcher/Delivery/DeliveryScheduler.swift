@@ -10,8 +10,8 @@ import Foundation
 /// Requests that arrive while a round runs are coalesced into one more round.
 ///
 /// Waiting costs nothing: the flush interval and retry waits are ``LibraryTimer``s (no thread,
-/// no CPU, and no need for a free thread of Swift's cooperative pool), and rounds start on the
-/// worker's own executor.
+/// no CPU, and no need for a free thread of Swift's cooperative pool); rounds are ordinary
+/// tasks whose blocking store calls run on the worker's ``BlockingQueue``.
 final class DeliveryScheduler: @unchecked Sendable {
     // Safe: every `var` below is only touched while holding `lock`.
     private let lock = NSLock()
@@ -54,7 +54,7 @@ final class DeliveryScheduler: @unchecked Sendable {
             running = true
             return true
         }
-        if start { Task(executorPreference: worker.executor) { await self.pump(deadline: nil) } }
+        if start { Task { await self.pump(deadline: nil) } }
     }
 
     /// Runs a round now (after the current one) and returns its report. Ignores reachability
@@ -92,7 +92,7 @@ final class DeliveryScheduler: @unchecked Sendable {
     func pause() {
         lock.withLock { paused = true }
         let worker = self.worker
-        Task(executorPreference: worker.executor) { await worker.finishAfterCurrentBatch() }
+        Task { await worker.finishAfterCurrentBatch() }
     }
 
     /// Allows rounds again (also after a refused endpoint) and runs one if any was asked for

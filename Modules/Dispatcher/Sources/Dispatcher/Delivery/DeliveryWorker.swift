@@ -20,9 +20,9 @@ import Foundation
 /// once instead, but still honours the collector's last `Retry-After`, which the worker records
 /// in the queue so that a later run honours it too: it sends nothing before it passes.
 ///
-/// The worker runs on a serial dispatch queue of its own, not on Swift's cooperative pool: its
-/// blocking queue calls (SQLite) and the rounds' code, the destination's included, never take
-/// a pool thread, and a host that blocks every pool thread does not stall them.
+/// The worker's blocking queue calls (SQLite) run on a ``BlockingQueue`` of its own, never on
+/// Swift's cooperative pool; the round itself (the destination's code, the request) is ordinary
+/// async code, suspended while it waits, so a round costs a pool thread only while it computes.
 actor DeliveryWorker {
     /// Where the worker is in its life.
     enum State: Sendable, Equatable {
@@ -51,13 +51,10 @@ actor DeliveryWorker {
     private var holdLoaded = false
     /// The wait for ``hold`` in progress, ended early by ``stop()`` and ``finishAfterCurrentBatch()``.
     private var holdWait: TimedWait?
-    /// Where the worker's code runs: a serial queue of its own.
-    nonisolated let executor: QueueExecutor
-    /// Where queue work overlaps a request in flight (``OverlappedQueueWork``): a serial queue of its own.
-    private nonisolated let overlapExecutor: QueueExecutor
-
-    /// The worker's own serial executor (see the type's documentation).
-    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+    /// Where the round's blocking queue calls run.
+    private let storeQueue: BlockingQueue
+    /// Where queue work overlaps a request in flight (``OverlappedQueueWork``).
+    private let overlapQueue: BlockingQueue
 
     /// Creates a worker.
     /// - Parameters:
@@ -77,8 +74,8 @@ actor DeliveryWorker {
         self.configuration = configuration
         self.observer = observer
         self.progress = progress
-        executor = QueueExecutor(label: "Dispatcher.delivery." + destination.name)
-        overlapExecutor = QueueExecutor(label: "Dispatcher.delivery." + destination.name + ".overlap")
+        storeQueue = BlockingQueue(label: "Dispatcher.delivery." + destination.name)
+        overlapQueue = BlockingQueue(label: "Dispatcher.delivery." + destination.name + ".overlap")
     }
 
     /// Delivers due events until none is left, a batch fails, or `deadline` passes.
@@ -101,7 +98,7 @@ actor DeliveryWorker {
         }
         state = .delivering
         finishRequested = false
-        let round = Task(executorPreference: executor) { await self.runRound(deadline: deadline, ignoringBackoff: ignoringBackoff) }
+        let round = Task { await self.runRound(deadline: deadline, ignoringBackoff: ignoringBackoff) }
         currentRound = round
         return await withTaskCancellationHandler {
             await round.value
@@ -155,8 +152,8 @@ actor DeliveryWorker {
         var carry = RoundCarry()
         await deliverBatches(deadline: deadline, ignoringBackoff: ignoringBackoff, report: &report, carry: &carry)
         // Nothing stays in flight: acknowledge what waits, release what was claimed ahead.
-        if !acknowledgeNow(&carry, report: &report) { report.stopReason = .queueError }
-        release(carry.prefetched)
+        if await !acknowledgeNow(&carry, report: &report) { report.stopReason = .queueError }
+        await release(carry.prefetched)
         currentRound = nil
         if state == .delivering { state = .idle }
         return report
@@ -176,7 +173,7 @@ actor DeliveryWorker {
                 report.stopReason = .deadline
                 return
             }
-            if ignoringBackoff, let hold = activeHold(now: now), hold != waitedFor {
+            if ignoringBackoff, let hold = await activeHold(now: now), hold != waitedFor {
                 if hold < deadline {
                     let wait = TimedWait()
                     holdWait = wait
@@ -195,12 +192,13 @@ actor DeliveryWorker {
             var batch = carry.prefetched
             carry.prefetched = []
             if batch.isEmpty {
-                guard acknowledgeNow(&carry, report: &report) else {
+                guard await acknowledgeNow(&carry, report: &report) else {
                     report.stopReason = .queueError
                     return
                 }
                 do {
-                    batch = try queue.claimBatch(limit: configuration.deliverySize, maxBytes: destination.maxBatchBytes, now: due)
+                    let (queue, limit, maxBytes) = (queue, configuration.deliverySize, destination.maxBatchBytes)
+                    batch = try await storeQueue.run { try queue.claimBatch(limit: limit, maxBytes: maxBytes, now: due) }
                 } catch {
                     report.lastError = "claim failed: \(error)"
                     report.stopReason = .queueError
@@ -211,7 +209,8 @@ actor DeliveryWorker {
                 // Nothing due: bring retry times a clock change pushed too far back within the
                 // policy's longest wait, and say when the first waiting event is due.
                 let latest = now.addingTimeInterval(configuration.retryPolicy.maxWait)
-                if let waiting = try? queue.capRetryTimes(notAfter: latest, now: now) {
+                let queue = queue
+                if let waiting = try? await storeQueue.run({ try queue.capRetryTimes(notAfter: latest, now: now) }) {
                     report.earliestNextAttempt = min(report.earliestNextAttempt ?? waiting, waiting)
                 }
                 report.stopReason = .drained
@@ -226,14 +225,14 @@ actor DeliveryWorker {
                 ? OverlappedQueueWork(
                     queue: queue, acknowledging: waiting?.events.map(\.event.id) ?? [],
                     claim: claimAhead ? .init(limit: configuration.deliverySize, maxBytes: destination.maxBatchBytes, now: due) : nil,
-                    executor: overlapExecutor)
+                    on: overlapQueue)
                 : nil
             let sent = await destination.deliver(batch, sentAt: configuration.clock())
             var claimError: (any Error)?
             if let overlapped {
                 let outcome = await overlapped.outcome()
                 if let waiting, !recordAcknowledgement(waiting, outcome.acknowledged ?? .success(()), report: &report) {
-                    release(batch)
+                    await release(batch)
                     report.stopReason = .queueError
                     return
                 }
@@ -261,10 +260,12 @@ actor DeliveryWorker {
     }
 
     /// Makes the acknowledgement that waits, if any, now. - Returns: false when the queue failed.
-    private func acknowledgeNow(_ carry: inout RoundCarry, report: inout DeliveryReport) -> Bool {
+    private func acknowledgeNow(_ carry: inout RoundCarry, report: inout DeliveryReport) async -> Bool {
         guard let waiting = carry.acknowledgement else { return true }
         carry.acknowledgement = nil
-        return recordAcknowledgement(waiting, Result { try queue.acknowledge(waiting.events.map(\.event.id)) }, report: &report)
+        let (queue, ids) = (queue, waiting.events.map(\.event.id))
+        let result = await storeQueue.run { Result { try queue.acknowledge(ids) } }
+        return recordAcknowledgement(waiting, result, report: &report)
     }
 
     /// Counts a deferred acknowledgement made with `result` and tells the observer, then the
@@ -282,25 +283,27 @@ actor DeliveryWorker {
 
     /// The collector's `Retry-After` when it has not passed at `now` (at most the retry policy's
     /// longest wait ahead, whatever the clock did); nil otherwise.
-    private func activeHold(now: Date) -> Date? {
-        loadHold()
+    private func activeHold(now: Date) async -> Date? {
+        await loadHold()
         guard let hold, hold > now else { return nil }
         return min(hold, now.addingTimeInterval(configuration.retryPolicy.maxWait))
     }
 
     /// Reads the hold an earlier run recorded in the queue, once.
-    private func loadHold() {
+    private func loadHold() async {
         guard !holdLoaded else { return }
         holdLoaded = true
-        if let stored = try? queue.deliveryHold() { hold = max(hold ?? stored, stored) }
+        let queue = queue
+        if let stored = try? await storeQueue.run({ try queue.deliveryHold() }) { hold = max(hold ?? stored, stored) }
     }
 
     /// Remembers, and records in the queue, that the collector asked to be sent nothing before
     /// `until` (its latest answer replaces an earlier one).
-    private func holdDeliveries(until: Date) {
+    private func holdDeliveries(until: Date) async {
         holdLoaded = true
         hold = until
-        try? queue.holdDeliveries(until: until)
+        let queue = queue
+        _ = try? await storeQueue.run { try queue.holdDeliveries(until: until) }
     }
 
     /// Delivers one batch (splitting on 413) and settles every event of it.
@@ -321,15 +324,15 @@ actor DeliveryWorker {
             return .acknowledgeLater(DeferredAcknowledgement(events: batch, statusCode: result.statusCode, at: now))
         }
         if case .retry(_, let retryAfter?) = result.outcome {
-            holdDeliveries(until: configuration.retryPolicy.honouring(retryAfter, now: now))
+            await holdDeliveries(until: configuration.retryPolicy.honouring(retryAfter, now: now))
         }
         var sent = batch
         if !result.rejectedEvents.isEmpty {
             let refused = batch.filter { result.rejectedEvents[$0.event.id] != nil }
             sent = batch.filter { result.rejectedEvents[$0.event.id] == nil }
             for (reason, events) in Dictionary(grouping: refused, by: { result.rejectedEvents[$0.event.id] ?? "" }) {
-                guard settle(events, .reject(reason: reason), statusCode: nil, at: now, report: &report) else {
-                    release(batch)
+                guard await settle(events, .reject(reason: reason), statusCode: nil, at: now, report: &report) else {
+                    await release(batch)
                     return .stop(.queueError)
                 }
             }
@@ -362,8 +365,8 @@ actor DeliveryWorker {
             case .acknowledge:
                 break
             }
-            guard settle(events, decision, statusCode: result.statusCode, at: now, report: &report) else {
-                release(sent)
+            guard await settle(events, decision, statusCode: result.statusCode, at: now, report: &report) else {
+                await release(sent)
                 return .stop(.queueError)
             }
         }
@@ -377,12 +380,12 @@ actor DeliveryWorker {
         for (index, half) in halves.enumerated() {
             if Task.isCancelled || state == .stopped || configuration.clock() >= deadline {
                 let rest = halves[index...].flatMap { $0 }
-                release(rest)
+                await release(rest)
                 return .stop(Task.isCancelled || state == .stopped ? .stopped : .deadline)
             }
             // A split is not a failed attempt: the halves keep their attempt numbers.
             if case .stop(let reason) = await deliver(half, deadline: deadline, report: &report) {
-                if index == 0 { release(halves[1]) }
+                if index == 0 { await release(halves[1]) }
                 return .stop(reason)
             }
         }
@@ -393,13 +396,14 @@ actor DeliveryWorker {
     /// - Returns: false when the queue failed (recorded in the report).
     private func settle(
         _ events: [StoredEvent], _ decision: RetryDecision, statusCode: Int?, at now: Date, report: inout DeliveryReport
-    ) -> Bool {
-        let result = Result { try apply(decision, to: events.map(\.event.id)) }
+    ) async -> Bool {
+        let (queue, ids) = (queue, events.map(\.event.id))
+        let result = await storeQueue.run { Result { try Self.apply(decision, to: ids, in: queue) } }
         return record(events, decision, result, statusCode: statusCode, at: now, report: &report)
     }
 
     /// Makes the queue call a decision needs.
-    private func apply(_ decision: RetryDecision, to ids: [UUID]) throws {
+    private static func apply(_ decision: RetryDecision, to ids: [UUID], in queue: any DeliveryQueue) throws {
         switch decision {
         case .acknowledge: try queue.acknowledge(ids)
         case .retry(let at, let reason): try queue.scheduleRetry(ids, nextAttemptAt: at, error: reason)
@@ -449,8 +453,9 @@ actor DeliveryWorker {
 
     /// Returns events to pending without counting an attempt; a failure here leaves them in
     /// flight, where the store's recovery on reopen finds them.
-    private func release(_ events: [StoredEvent]) {
+    private func release(_ events: [StoredEvent]) async {
         guard !events.isEmpty else { return }
-        try? queue.release(events.map(\.event.id))
+        let (queue, ids) = (queue, events.map(\.event.id))
+        _ = try? await storeQueue.run { try queue.release(ids) }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The queue work of a round done on a queue of its own while a request is in flight, so that
+/// The queue work of a round done on a ``BlockingQueue`` of its own while a request is in flight, so that
 /// the store's transactions overlap the network instead of following it: first the
 /// acknowledgement of the previous batch (when it was delivered whole), then the claim of the
 /// next batch (after a full batch, when more events are likely due); both in one transaction
@@ -9,7 +9,8 @@ import Foundation
 /// A ``DeliveryWorker`` waits for it before any other queue call, so the queue never sees two
 /// calls at once; it releases what was claimed, without counting an attempt, when the round
 /// does not go on to deliver it.
-final class OverlappedQueueWork: Sendable {
+final class OverlappedQueueWork: @unchecked Sendable {
+    // Safe: `finished` and `waiting` are only touched while holding `lock`.
     /// What the work did.
     struct Outcome: Sendable {
         /// The acknowledgement's result; nil when there was nothing to acknowledge.
@@ -25,34 +26,57 @@ final class OverlappedQueueWork: Sendable {
         var now: Date
     }
 
-    private let work: Task<Outcome, Never>
+    private let lock = NSLock()
+    private var finished: Outcome?
+    private var waiting: CheckedContinuation<Outcome, Never>?
 
-    /// Starts acknowledging `acknowledging` (when not empty), then claiming `claim` (when given).
-    init(queue: any DeliveryQueue, acknowledging ids: [UUID], claim: Claim?, executor: QueueExecutor) {
-        work = Task(executorPreference: executor) {
-            var outcome = Outcome()
-            if !ids.isEmpty, let claim {
-                // One transaction for both: when it fails, nothing was acknowledged.
-                do {
-                    outcome.claimed = .success(try queue.acknowledge(ids, thenClaim: claim.limit, maxBytes: claim.maxBytes, now: claim.now))
-                    outcome.acknowledged = .success(())
-                } catch {
-                    outcome.acknowledged = .failure(error)
-                }
-                return outcome
+    /// Starts acknowledging `acknowledging` (when not empty), then claiming `claim` (when given),
+    /// on `blockingQueue` at once (with no hop through Swift's pool, so the acknowledgement is
+    /// committed as soon as the store can).
+    init(queue: any DeliveryQueue, acknowledging ids: [UUID], claim: Claim?, on blockingQueue: BlockingQueue) {
+        blockingQueue.start { [self] in
+            let outcome = Self.perform(queue: queue, acknowledging: ids, claim: claim)
+            let continuation = lock.withLock {
+                finished = outcome
+                defer { waiting = nil }
+                return waiting
             }
-            if !ids.isEmpty {
-                let acknowledged = Result { try queue.acknowledge(ids) }
-                outcome.acknowledged = acknowledged
-                if case .failure = acknowledged { return outcome }
-            }
-            if let claim {
-                outcome.claimed = Result { try queue.claimBatch(limit: claim.limit, maxBytes: claim.maxBytes, now: claim.now) }
-            }
-            return outcome
+            continuation?.resume(returning: outcome)
         }
     }
 
-    /// What the work did; waits for it to finish.
-    func outcome() async -> Outcome { await work.value }
+    /// The blocking part: the store calls, in order.
+    private static func perform(queue: any DeliveryQueue, acknowledging ids: [UUID], claim: Claim?) -> Outcome {
+        var outcome = Outcome()
+        if !ids.isEmpty, let claim {
+            // One transaction for both: when it fails, nothing was acknowledged.
+            do {
+                outcome.claimed = .success(try queue.acknowledge(ids, thenClaim: claim.limit, maxBytes: claim.maxBytes, now: claim.now))
+                outcome.acknowledged = .success(())
+            } catch {
+                outcome.acknowledged = .failure(error)
+            }
+            return outcome
+        }
+        if !ids.isEmpty {
+            let acknowledged = Result { try queue.acknowledge(ids) }
+            outcome.acknowledged = acknowledged
+            if case .failure = acknowledged { return outcome }
+        }
+        if let claim {
+            outcome.claimed = Result { try queue.claimBatch(limit: claim.limit, maxBytes: claim.maxBytes, now: claim.now) }
+        }
+        return outcome
+    }
+
+    /// What the work did; waits for it to finish. Call it once.
+    func outcome() async -> Outcome {
+        await withCheckedContinuation { continuation in
+            let outcome: Outcome? = lock.withLock {
+                if finished == nil { waiting = continuation }
+                return finished
+            }
+            if let outcome { continuation.resume(returning: outcome) }
+        }
+    }
 }

@@ -71,9 +71,8 @@ final class IngestWriter: @unchecked Sendable {
         if journal.leftoverSegments > 0 {
             while case .persisted(let count) = persistNextBatch() { stats.replayed += count }
         }
-        let thread = Thread { [self] in run() }
-        thread.name = "IngestWriter"
-        thread.start()
+        // The writer's loop is the one long job of a queue of its own.
+        BlockingQueue(label: "Dispatcher.ingest").start { [self] in run() }
     }
 
     // MARK: The caller's side

@@ -4,15 +4,15 @@ import Foundation
 /// The work is not cancelled: it finishes in the background (a delivery round stops at its own
 /// deadline after its current request).
 ///
-/// Neither the work nor the timeout needs Swift's cooperative pool: the work starts on the
-/// library's ``QueueExecutor``, and a ``LibraryTimer`` resumes the caller when the time runs out,
-/// so the call returns on time even while the host keeps every pool thread blocked (provided the
-/// caller's own executor can run it).
+/// The timeout needs no thread of Swift's cooperative pool: a ``LibraryTimer`` resumes the
+/// caller when the time runs out, so the call returns on time even while the host keeps every
+/// pool thread blocked (provided the caller's own executor can run it). The work itself is an
+/// ordinary task, which runs once the pool has a thread for it.
 func withTimeout<Value: Sendable>(_ seconds: TimeInterval, _ work: @escaping @Sendable () async -> Value) async -> Value? {
     let once = ResumeOnce<Value?>()
     return await withCheckedContinuation { continuation in
         once.set(continuation)
-        Task(executorPreference: QueueExecutor.shared) { once.resume(with: await work()) }
+        Task { once.resume(with: await work()) }
         let timer = LibraryTimer(after: seconds) { once.resume(with: nil) }
         once.keep(timer)
     }
