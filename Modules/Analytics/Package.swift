@@ -20,6 +20,7 @@ let package = Package(
                 .product(name: "DataQuality", package: "Tracking"),
                 .product(name: "Dispatcher", package: "Dispatcher"),
             ],
+            resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]
         ),
     ],

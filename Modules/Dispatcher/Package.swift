@@ -26,6 +26,7 @@ let package = Package(
         .target(
             name: "Dispatcher",
             dependencies: ["CSQLite", .product(name: "Tracking", package: "Tracking"), .product(name: "TrackingJSON", package: "Tracking")],
+            resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings
         ),
         // MARK: DispatcherTestKit: spy transport for tests

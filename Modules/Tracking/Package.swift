@@ -26,6 +26,7 @@ let package = Package(
         .target(
             name: "DataQuality",
             dependencies: ["Tracking"],
+            resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]
         ),
         // MARK: TrackingJSON: the core's JSON writer, for packages that encode events
