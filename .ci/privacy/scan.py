@@ -119,8 +119,9 @@ def uses(target, patterns, root):
     """{category: [(path:line, api)]} of the required-reason APIs the target's Swift code calls."""
     found = {}
     for path in sorted(target.rglob("*.swift")):
-        raw = path.read_text(encoding="utf-8").splitlines()
-        for number, line in apple_lines(blank_comments_and_strings(path.read_text(encoding="utf-8"))):
+        text = path.read_text(encoding="utf-8")
+        raw = text.splitlines()
+        for number, line in apple_lines(blank_comments_and_strings(text)):
             if IGNORE_MARKER in raw[number - 1]:
                 continue
             for category, regex, api in patterns:
@@ -177,6 +178,31 @@ def check_manifest(relative, manifest, approved):
     return problems, declared
 
 
+def check_target(target, found, listed, root, approved):
+    """The findings about one target: its API uses against its manifest, and the resource."""
+    path = target / MANIFEST
+    relative, folder = path.relative_to(root), target.relative_to(root)
+    if not path.exists():
+        return [f"{place}: uses {api} ({category}), but {folder} has no {MANIFEST}"
+                for category, places in sorted(found.items()) for place, api in places]
+    try:
+        manifest = plistlib.loads(path.read_bytes())
+    except Exception as error:  # noqa: BLE001 - any parse failure is a finding
+        return [f"{relative}: not a property list: {error}"]
+    problems, declared = check_manifest(relative, manifest, approved)
+    for category, places in sorted(found.items()):
+        if category not in declared:
+            problems += [f"{place}: uses {api} ({category}), which {relative} does not declare"
+                         for place, api in places]
+    for category in sorted(set(declared) - set(found)):
+        problems.append(f"{relative}: declares {category}, but no code in {folder} uses it any more (stale)")
+    if MANIFEST not in listed().get(target.resolve(), []):
+        problems.append(f"{relative}: not listed as a resource of its target in "
+                        f"{(target.parent.parent / 'Package.swift').relative_to(root)} "
+                        f"(add resources: [.copy(\"{MANIFEST}\")])")
+    return problems
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", default=str(HERE.parent.parent), help="the folder that holds Modules/")
@@ -188,43 +214,22 @@ def main():
 
     problems, targets = [], 0
     for package in sorted(p.parent for p in root.glob("Modules/*/Package.swift")):
-        listed = None
+        cache = {}
+
+        def listed(package=package, cache=cache):
+            """The package's resources, dumped once and only when a manifest needs them."""
+            if "resources" not in cache:
+                cache["resources"] = resources(package)
+                if cache["resources"] is None:
+                    problems.append(f"{(package / 'Package.swift').relative_to(root)}: "
+                                    "swift package dump-package failed")
+                    cache["resources"] = {}
+            return cache["resources"]
+
         for target in sorted(p for p in (package / "Sources").glob("*") if p.is_dir()):
-            if not any(target.rglob("*.swift")):
-                continue  # a C or system-library target
-            targets += 1
-            found = uses(target, patterns, root)
-            path = target / MANIFEST
-            relative = path.relative_to(root)
-            if not path.exists():
-                for category, places in sorted(found.items()):
-                    for place, api in places:
-                        problems.append(f"{place}: uses {api} ({category}), but "
-                                        f"{target.relative_to(root)} has no {MANIFEST}")
-                continue
-            try:
-                manifest = plistlib.loads(path.read_bytes())
-            except Exception as error:  # noqa: BLE001 - any parse failure is a finding
-                problems.append(f"{relative}: not a property list: {error}")
-                continue
-            manifest_problems, declared = check_manifest(relative, manifest, approved)
-            problems += manifest_problems
-            for category, places in sorted(found.items()):
-                if category not in declared:
-                    for place, api in places:
-                        problems.append(f"{place}: uses {api} ({category}), which {relative} does not declare")
-            for category in sorted(set(declared) - set(found)):
-                problems.append(f"{relative}: declares {category}, but no code in "
-                                f"{target.relative_to(root)} uses it any more (stale)")
-            if listed is None:
-                listed = resources(package)
-                if listed is None:
-                    problems.append(f"{(package / 'Package.swift').relative_to(root)}: swift package dump-package failed")
-                    listed = {}
-            if MANIFEST not in listed.get(target.resolve(), []):
-                problems.append(f"{relative}: not listed as a resource of its target in "
-                                f"{(package / 'Package.swift').relative_to(root)} "
-                                f"(add resources: [.copy(\"{MANIFEST}\")])")
+            if any(target.rglob("*.swift")):  # not a C or system-library target
+                targets += 1
+                problems += check_target(target, uses(target, patterns, root), listed, root, approved)
     for folder, subfolders, files in os.walk(root / "Modules"):
         subfolders[:] = [name for name in subfolders if not name.startswith(".")]
         here = pathlib.Path(folder)
