@@ -31,7 +31,7 @@ func featureTests(_ feature: String) -> Target {
 
 let package = Package(
     name: "TrackingWorkspace",
-    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8), .visionOS(.v1)],
     products: [
         .executable(name: "demo", targets: ["demo"]),
     ],

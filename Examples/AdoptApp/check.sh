@@ -26,7 +26,7 @@ import PackageDescription
 
 let package = Package(
     name: "App",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v12)],
     dependencies: [
         .package(path: "$repo/Modules/Tracking"),
         .package(path: "$repo/Modules/Analytics"),

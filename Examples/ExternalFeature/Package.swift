@@ -5,7 +5,7 @@ import PackageDescription
 /// proof that a team can add its own events without touching anything shared.
 let package = Package(
     name: "ExternalFeature",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v12)],
     dependencies: [
         .package(path: "../../Modules/Tracking"),
     ],

@@ -81,7 +81,7 @@ import PackageDescription
 
 let package = Package(
     name: "Snippets",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v12)],
     dependencies: [
         .package(path: "$repo/Modules/Tracking"),
         .package(path: "$repo/Modules/Dispatcher"),

@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "Analytics",
-    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8), .visionOS(.v1)],
     products: [
         .library(name: "Analytics", targets: ["Analytics"]),
     ],
@@ -20,6 +20,7 @@ let package = Package(
                 .product(name: "DataQuality", package: "Tracking"),
                 .product(name: "Dispatcher", package: "Dispatcher"),
             ],
+            resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]
         ),
     ],

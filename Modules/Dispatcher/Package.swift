@@ -8,7 +8,7 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Dispatcher",
-    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8), .visionOS(.v1)],
     products: [
         .library(name: "Dispatcher", targets: ["Dispatcher"]),
         .library(name: "DispatcherTestKit", targets: ["DispatcherTestKit"]),
@@ -26,6 +26,7 @@ let package = Package(
         .target(
             name: "Dispatcher",
             dependencies: ["CSQLite", .product(name: "Tracking", package: "Tracking"), .product(name: "TrackingJSON", package: "Tracking")],
+            resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings
         ),
         // MARK: DispatcherTestKit: spy transport for tests

@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "Tracking",
-    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    platforms: [.iOS(.v15), .macOS(.v12), .tvOS(.v15), .watchOS(.v8), .visionOS(.v1)],
     products: [
         .library(name: "Tracking", targets: ["Tracking"]),
         .library(name: "TrackingTestKit", targets: ["TrackingTestKit"]),
@@ -26,6 +26,7 @@ let package = Package(
         .target(
             name: "DataQuality",
             dependencies: ["Tracking"],
+            resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]
         ),
         // MARK: TrackingJSON: the core's JSON writer, for packages that encode events

@@ -58,7 +58,12 @@ public struct DeviceInfo: Sendable, Equatable, Codable {
         #else
         let locale = Locale.current
         let localeIdentifier = locale.identifier
-        let language = locale.language.languageCode?.identifier
+        let language: String?
+        if #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) {
+            language = locale.language.languageCode?.identifier
+        } else {
+            language = locale.languageCode
+        }
         let timeZone = TimeZone.current.identifier
         #endif
         #if os(iOS)
