@@ -58,8 +58,11 @@ struct BackgroundDrainTests {
     func expiryWhileBeginning() async throws {
         let time = FakeBackgroundTime(expiresWhileBeginning: true)
         let drain = BackgroundDrain(provider: time)
-        drain.run {}
+        let gate = Gate()
+        drain.run { await gate.pass() }
         let grant = try #require(time.grants.first)
+        #expect(grant.endCount == 1, "ended at once, not when the drain finishes")
+        gate.open()
         await pause(0.1)
         #expect(grant.endCount == 1)
     }
