@@ -71,13 +71,8 @@ public final class Analytics: Sendable {
 
     /// Starts everything on the given platform services (tests pass fakes); see the public init.
     init(
-        configuration: AnalyticsConfiguration,
-        plugins: [any EventReporterPlugin],
-        contract: DataContract?,
-        contextProviders: [any ContextProvider],
-        application: ApplicationInfo,
-        device: DeviceInfo,
-        platform: PlatformServices
+        configuration: AnalyticsConfiguration, plugins: [any EventReporterPlugin], contract: DataContract?,
+        contextProviders: [any ContextProvider], application: ApplicationInfo, device: DeviceInfo, platform: PlatformServices
     ) throws {
         try configuration.validate()
         let contract = try contract ?? configuration.contractPath.map(Self.loadContract)
@@ -111,13 +106,17 @@ public final class Analytics: Sendable {
             get: { try? dispatcher.metadata($0) },
             set: { try dispatcher.setMetadata($0, $1) },
             remove: { try dispatcher.setMetadata($0, nil) })
+        // Locale and time-zone changes are followed with the app's other notifications.
+        let currentDevice = configuration.lifecycle.observeNotifications
+            ? CurrentDeviceInfo(initial: device, center: platform.notifications) : nil
         quality = DataQualityStack(
             configuration: configuration.quality, store: identityStore, contract: contract, diagnostics: diagnostics,
-            application: application, device: device, providers: contextProviders)
+            application: application, device: device, currentDevice: currentDevice, providers: contextProviders)
         self.plugins = plugins + [dispatcher]
         callReporter = EventReporter(plugins: self.plugins, processors: quality.processors)
         bridge = ConsentBridge(dispatcher: dispatcher)
         watchers = Watchers()
+        if let currentDevice { watchers.add { currentDevice.stop() } }
         self.platform = platform
         backgroundDrain = BackgroundDrain(provider: platform.backgroundTime)
         startWatching()

@@ -16,11 +16,12 @@ public final class CurrentDeviceInfo: @unchecked Sendable {
         NSLocale.currentLocaleDidChangeNotification, .NSSystemTimeZoneDidChange,
     ]
 
-    // Safe: `info`, `changes` and `tokens` are only touched while holding `lock`.
+    // Safe: `info`, `changes`, `tokens` and `observers` are only touched while holding `lock`.
     private let lock = NSLock()
     private var info: DeviceInfo
     private var changes = 0
     private var tokens: [any NSObjectProtocol] = []
+    private var observers: [@Sendable () -> Void] = []
     private let center: NotificationCenter
     private let readRegion: @Sendable () -> DeviceRegion
 
@@ -46,6 +47,13 @@ public final class CurrentDeviceInfo: @unchecked Sendable {
     /// How many times the region changed since the start: a cheap way to tell that ``value`` did.
     public var changeCount: Int { lock.withLock { changes } }
 
+    /// ``changeCount`` and ``value`` read together.
+    var snapshot: (changeCount: Int, value: DeviceInfo) { lock.withLock { (changes, info) } }
+
+    /// Calls `action` after each change, once ``value`` and ``changeCount`` show it, on the
+    /// thread that posted the notification.
+    public func onChange(_ action: @escaping @Sendable () -> Void) { lock.withLock { observers.append(action) } }
+
     /// Stops observing. Safe to call more than once.
     public func stop() {
         let observed = lock.withLock {
@@ -57,13 +65,15 @@ public final class CurrentDeviceInfo: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Reads the region again and counts a change when it differs.
+    /// Reads the region again; when it differs, records it, then tells the observers.
     private func refresh() {
         let region = readRegion()
-        lock.withLock {
-            guard info.region != region else { return }
+        let toTell: [@Sendable () -> Void] = lock.withLock {
+            guard info.region != region else { return [] }
             info.region = region
             changes += 1
+            return observers
         }
+        for action in toTell { action() }
     }
 }
