@@ -8,6 +8,9 @@
 # Dispatch, the frameworks it imports, and the platform-neutral files of its own target named in
 # a header line `// apple-typecheck: with ../Path/File.swift ...` (paths relative to the file).
 #
+# A platform-neutral file choosing among Apple/ adapters says so in a header line
+# `// apple-typecheck: compose <paths or globs relative to the file>` and is checked with them.
+#
 # Usage: .ci/apple-sdk/typecheck.sh            check every Modules/*/Sources/**/Apple/*.swift
 #        .ci/apple-sdk/typecheck.sh --self-test also prove that a wrong call fails
 # Exits non-zero on any error or warning.
@@ -53,6 +56,25 @@ while IFS= read -r file; do
     fi
     checked=$((checked + 1))
 done < <(find Modules -path '*/Sources/*' -path '*/Apple/*' -name '*.swift' | sort)
+
+# A platform-neutral file that picks among Apple/ adapters under `#if canImport(...)` names them
+# in a header line `// apple-typecheck: compose <paths or globs relative to the file>`: it is
+# type-checked with them, so its Apple-only branches are checked too.
+while IFS= read -r file; do
+    module=$(echo "$file" | sed -E 's|^Modules/[^/]+/Sources/([^/]+)/.*|\1|')
+    dir=$(dirname "$file")
+    sources=("$file")
+    for pattern in $(sed -n 's|^// apple-typecheck: compose ||p' "$file" | head -n 1); do
+        for extra in "$dir"/$pattern; do sources+=("$extra"); done
+    done
+    if "$swiftc" -typecheck "${flags[@]}" -module-name "$module" "${sources[@]}"; then
+        echo "ok: $file (module $module, composed with ${#sources[@]} files)"
+    else
+        echo "FAILED: $file" >&2
+        failures=$((failures + 1))
+    fi
+    checked=$((checked + 1))
+done < <(grep -rl --include='*.swift' '^// apple-typecheck: compose ' Modules/*/Sources | sort)
 
 if [ "$checked" -eq 0 ]; then
     echo "no Apple/ sources found" >&2

@@ -1,3 +1,4 @@
+// apple-typecheck: compose Apple/*.swift BackgroundTimeProvider.swift ReachabilityMonitor.swift
 import Foundation
 
 /// What the runtime takes from the platform it runs on: where lifecycle notifications are

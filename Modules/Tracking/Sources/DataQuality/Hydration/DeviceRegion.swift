@@ -23,16 +23,18 @@ public struct DeviceRegion: Sendable, Equatable {
     /// on each call, not from `Locale.current` and `TimeZone.current`: those go through ICU,
     /// which costs about 5.6 MB resident. A `C` or unset locale is `en_US_POSIX` with no
     /// language. Elsewhere it is Foundation's current locale and system time zone, the cached
-    /// system zone being reset first so that a change is seen.
+    /// system zone being reset first so that a change is seen; the language is the locale
+    /// identifier's first part (`zh` for `zh-Hant_TW`) on every platform.
     public static func current() -> DeviceRegion {
         #if os(Linux)
         let locale = POSIXLocale.current()
         return DeviceRegion(locale: locale, language: POSIXLocale.language(of: locale), timeZone: POSIXTimeZone.current())
         #else
         NSTimeZone.resetSystemTimeZone()
-        let locale = Locale.current
-        return DeviceRegion(
-            locale: locale.identifier, language: locale.language.languageCode?.identifier, timeZone: TimeZone.current.identifier)
+        // The language is the identifier's first part, as on Linux: `Locale.language` needs
+        // iOS 16 and macOS 13, and the older `languageCode` is deprecated there.
+        let locale = Locale.current.identifier
+        return DeviceRegion(locale: locale, language: POSIXLocale.language(of: locale), timeZone: TimeZone.current.identifier)
         #endif
     }
 }
