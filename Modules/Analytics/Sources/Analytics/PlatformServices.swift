@@ -4,15 +4,17 @@ import Foundation
 /// What the runtime takes from the platform it runs on: where lifecycle notifications are
 /// posted, background time, network reachability and the Mac app's visibility. ``system`` picks
 /// the adapters of `Apple/` on Apple platforms and does-nothing ones on Linux; tests pass fakes.
-struct PlatformServices: Sendable {
+struct PlatformServices: @unchecked Sendable {
+    // Safe: every property is a constant; `NotificationCenter` is thread-safe, though not marked
+    // Sendable in every SDK; the others are Sendable.
     /// Where the lifecycle, protected-data and locale notifications are observed.
-    var notifications: NotificationCenter
+    let notifications: NotificationCenter
     /// Where background time is asked for.
-    var backgroundTime: any BackgroundTimeProvider
+    let backgroundTime: any BackgroundTimeProvider
     /// What reports network reachability.
-    var reachability: any ReachabilityMonitor
+    let reachability: any ReachabilityMonitor
     /// Whether any of a Mac app's windows can be seen; nil where that cannot be known.
-    var isApplicationVisible: @Sendable () -> Bool?
+    let isApplicationVisible: @Sendable () -> Bool?
 
     /// The services of this process.
     ///
