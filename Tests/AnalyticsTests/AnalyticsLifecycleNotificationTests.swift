@@ -17,7 +17,8 @@ struct AnalyticsLifecycleNotificationTests {
     static let didEnterBackground = Notification.Name("UIApplicationDidEnterBackgroundNotification")
     static let willEnterForeground = Notification.Name("UIApplicationWillEnterForegroundNotification")
     static let didResignActive = Notification.Name("NSApplicationDidResignActiveNotification")
-    static let willBecomeActive = Notification.Name("NSApplicationWillBecomeActiveNotification")
+    static let didHide = Notification.Name("NSApplicationDidHideNotification")
+    static let didUnhide = Notification.Name("NSApplicationDidUnhideNotification")
 
     private func post(_ name: Notification.Name) { NotificationCenter.default.post(name: name, object: nil) }
 
@@ -64,16 +65,20 @@ struct AnalyticsLifecycleNotificationTests {
         await analytics.close()
     }
 
-    @Test("AppKit's resign-active and become-active notifications mean background and foreground")
+    @Test("AppKit's hide and unhide notifications mean background and foreground; resign-active does not")
     func appKitNotifications() async throws {
         let directory = try TemporaryDirectory(prefix: "analytics-notifications-appkit")
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         let (analytics, id) = try await start(directory, server, observe: true, strategies: [.didEnterBackground])
         post(Self.didResignActive)
+        await pause(0.2)
+        #expect(server.requestCount == 0, "an app switch is not the background")
+        #expect(!analytics.quality.sessions.current.isInBackground)
+        post(Self.didHide)
         #expect(await eventually { segmentMessageIDs(server) == [text(id)] })
         #expect(analytics.quality.sessions.current.isInBackground)
-        post(Self.willBecomeActive)
+        post(Self.didUnhide)
         #expect(!analytics.quality.sessions.current.isInBackground)
         await analytics.close()
     }

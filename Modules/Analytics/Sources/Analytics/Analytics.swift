@@ -33,7 +33,13 @@ public final class Analytics: Sendable {
     private let bridge: ConsentBridge
     /// Sends the runtime's own `identify` and `screen` calls.
     private let callReporter: EventReporter<RuntimeCall>
-    private let watchers: Watchers
+    let watchers: Watchers
+    /// What the platform provides: notifications, background time, reachability.
+    let platform: PlatformServices
+    /// Runs the drain on entering the background inside background time.
+    let backgroundDrain: BackgroundDrain
+    /// Whether the network was last reported reachable.
+    let network = NetworkReachability()
 
     /// Starts everything: opens the store (replaying any journal a crash left), builds the
     /// data-quality stages, and starts delivery, lifecycle observation and, if configured,
@@ -50,13 +56,23 @@ public final class Analytics: Sendable {
     /// - Throws: ``ConfigurationError`` naming the invalid field (including an unreadable or
     ///   invalid contract file); `StoreError` when the store is in use by another process, is
     ///   not an event store, or cannot be opened.
-    public init(
+    public convenience init(
         configuration: AnalyticsConfiguration,
         plugins: [any EventReporterPlugin] = [],
         contract: DataContract? = nil,
         contextProviders: [any ContextProvider] = [],
         application: ApplicationInfo = .current(),
         device: DeviceInfo = .current()
+    ) throws {
+        try self.init(
+            configuration: configuration, plugins: plugins, contract: contract, contextProviders: contextProviders,
+            application: application, device: device, platform: .system)
+    }
+
+    /// Starts everything on the given platform services (tests pass fakes); see the public init.
+    init(
+        configuration: AnalyticsConfiguration, plugins: [any EventReporterPlugin], contract: DataContract?,
+        contextProviders: [any ContextProvider], application: ApplicationInfo, device: DeviceInfo, platform: PlatformServices
     ) throws {
         try configuration.validate()
         let contract = try contract ?? configuration.contractPath.map(Self.loadContract)
@@ -90,13 +106,19 @@ public final class Analytics: Sendable {
             get: { try? dispatcher.metadata($0) },
             set: { try dispatcher.setMetadata($0, $1) },
             remove: { try dispatcher.setMetadata($0, nil) })
+        // Locale and time-zone changes are followed with the app's other notifications.
+        let currentDevice = configuration.lifecycle.observeNotifications
+            ? CurrentDeviceInfo(initial: device, center: platform.notifications) : nil
         quality = DataQualityStack(
             configuration: configuration.quality, store: identityStore, contract: contract, diagnostics: diagnostics,
-            application: application, device: device, providers: contextProviders)
+            application: application, device: device, currentDevice: currentDevice, providers: contextProviders)
         self.plugins = plugins + [dispatcher]
         callReporter = EventReporter(plugins: self.plugins, processors: quality.processors)
         bridge = ConsentBridge(dispatcher: dispatcher)
         watchers = Watchers()
+        if let currentDevice { watchers.add { currentDevice.stop() } }
+        self.platform = platform
+        backgroundDrain = BackgroundDrain(provider: platform.backgroundTime)
         startWatching()
     }
 
@@ -204,13 +226,17 @@ public final class Analytics: Sendable {
     /// Tells the runtime about a lifecycle moment: the session and the delivery strategies
     /// follow it. The app's notifications are observed already unless
     /// ``AnalyticsConfiguration/Lifecycle/observeNotifications`` is off.
+    ///
+    /// Entering the background with the `didEnterBackground` strategy, while the network is
+    /// reachable, drains within ``AnalyticsConfiguration/Lifecycle/drainTimeout`` seconds inside
+    /// background time asked of the system, given back when the drain ends or the time expires.
     public func handle(_ event: LifecycleEvent) {
         switch event {
         case .didEnterBackground: quality.sessions.didEnterBackground()
         case .willEnterForeground: quality.sessions.willEnterForeground()
         case .reachable, .unreachable: break
         }
-        dispatcher.handle(event)
+        if !drainedInBackgroundTime(event) { dispatcher.handle(event) }
     }
 
     /// Stops observing, applies the privacy decisions still pending, persists everything sent,
@@ -218,6 +244,7 @@ public final class Analytics: Sendable {
     /// refused and counted.
     public func close(timeout: TimeInterval = 10) async {
         watchers.stop()
+        backgroundDrain.stop()
         _ = await bridge.settle()
         await dispatcher.close(timeout: timeout)
     }
@@ -249,10 +276,7 @@ public final class Analytics: Sendable {
             // The observer holds the forwarder weakly: this keeps it alive until stopped.
             watchers.add { withExtendedLifetime(forwarder) { diagnostics.removeObserver(token) } }
         }
-        if configuration.lifecycle.observeNotifications {
-            let observer = LifecycleObserver { [weak self] event in self?.handle(event) }
-            watchers.add { observer.stop() }
-        }
+        if configuration.lifecycle.observeNotifications { watchPlatform() }
         if configuration.lifecycle.drainOnTerminationSignals {
             let termination = TerminationDrain(timeout: configuration.lifecycle.drainTimeout) { [weak self] remaining in
                 _ = await self?.drain(timeout: remaining)

@@ -89,7 +89,9 @@ extension AnalyticsConfiguration {
     /// "drainOnTerminationSignals": false, "drainTimeout": 5}`.
     public struct Lifecycle: Sendable, Equatable, Codable {
         /// Observe the app's background and foreground notifications by name through
-        /// `NotificationCenter.default` (UIKit's and AppKit's). Default `true`.
+        /// `NotificationCenter.default` (UIKit's, WatchKit's, app extensions', AppKit's hiding
+        /// and occlusion), protected data, locale and time-zone changes, and network
+        /// reachability (`NWPathMonitor`). Default `true`.
         public var observeNotifications: Bool
         /// Opt-in: on SIGTERM or SIGINT, drain (persist everything sent, try one delivery) for
         /// at most ``drainTimeout`` seconds, then exit with the signal's status. Default `false`.

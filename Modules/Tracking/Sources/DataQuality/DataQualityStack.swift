@@ -38,6 +38,8 @@ public final class DataQualityStack: Sendable {
     ///   - diagnostics: the diagnostics hub; a new one by default.
     ///   - application: the app's name and version.
     ///   - device: the device.
+    ///   - currentDevice: the device kept current (replaces `device`): hydration follows its
+    ///     locale and time-zone changes.
     ///   - providers: custom context providers.
     public init(
         configuration: QualityConfiguration,
@@ -47,6 +49,7 @@ public final class DataQualityStack: Sendable {
         diagnostics: Diagnostics = Diagnostics(),
         application: ApplicationInfo = .current(),
         device: DeviceInfo = .current(),
+        currentDevice: CurrentDeviceInfo? = nil,
         providers: [any ContextProvider] = []
     ) {
         self.configuration = configuration
@@ -68,6 +71,7 @@ public final class DataQualityStack: Sendable {
         stages.append(ContextHydrator(
             application: application,
             device: device,
+            currentDevice: currentDevice,
             identity: identity,
             sessions: sessions,
             configurationHash: configuration.configurationHash,

@@ -21,6 +21,10 @@ import Tracking
 struct ContextHydrator: InPlaceEventProcessor {
     private let base: UserData
     private let mobileEntity: UserDataValue?
+    /// Makes `base` and `mobileEntity` again for a changed device.
+    private let baseMaker: HydrationBase
+    /// The device kept current, when locale and time-zone changes are followed.
+    private let currentDevice: CurrentDeviceInfo?
     private let identity: Identity?
     private let sessions: SessionTracker?
     private let providers: [any ContextProvider]
@@ -32,6 +36,8 @@ struct ContextHydrator: InPlaceEventProcessor {
     /// - Parameters:
     ///   - application: the app's name and version.
     ///   - device: the device, OS, locale and time zone.
+    ///   - currentDevice: the device kept current; when given, it replaces `device`, and a
+    ///     locale or time-zone change makes the shared context again for the next event.
     ///   - identity: the identifiers; none are added when `nil`.
     ///   - sessions: the session tracker; no session is added when `nil`.
     ///   - configurationHash: the active configuration's hash (``QualityConfiguration/hash(of:)``, or
@@ -42,6 +48,7 @@ struct ContextHydrator: InPlaceEventProcessor {
     public init(
         application: ApplicationInfo = .current(),
         device: DeviceInfo = .current(),
+        currentDevice: CurrentDeviceInfo? = nil,
         identity: Identity? = nil,
         sessions: SessionTracker? = nil,
         configurationHash: String? = nil,
@@ -49,20 +56,14 @@ struct ContextHydrator: InPlaceEventProcessor {
         snowplowEntities: Bool = true,
         storageMechanism: String = "SQLITE"
     ) {
-        var base: UserData = [
-            ContextKey.app: .object([
-                "name": .string(application.name),
-                "version": .string(application.version),
-            ].merging(application.build.map { ["build": .string($0)] } ?? [:]) { first, _ in first }),
-            ContextKey.os: ["name": .string(device.osName), "version": .string(device.osVersion)],
-            ContextKey.device: ["manufacturer": .string(device.manufacturer), "model": .string(device.model)],
-            ContextKey.locale: .string(Self.languageTag(device.locale)),
-            ContextKey.timezone: .string(device.timeZone),
-            ContextKey.library: ["name": .string(TrackingLibrary.name), "version": .string(TrackingLibrary.version)],
-        ]
-        if let configurationHash { base[ContextKey.configurationHash] = .string(configurationHash) }
-        self.base = base
-        self.mobileEntity = snowplowEntities ? SnowplowEntity.mobileContext(device) : nil
+        baseMaker = HydrationBase(
+            application: application, configurationHash: configurationHash, snowplowEntities: snowplowEntities)
+        (base, mobileEntity) = baseMaker.facts(for: currentDevice?.value ?? device)
+        self.currentDevice = currentDevice
+        if let currentDevice {
+            let cache = self.cache
+            currentDevice.onChange { cache.reset() }
+        }
         self.identity = identity
         self.sessions = sessions
         self.providers = providers
@@ -88,7 +89,14 @@ struct ContextHydrator: InPlaceEventProcessor {
         let key = SharedContextKey(
             installationID: identifiers?.installationID, userID: identifiers?.userID, sessionID: session?.sessionID
         )
-        let shared = cache.value(for: key) { _ in SharedContext(sharedValues(identifiers: identifiers, session: session)) }
+        var madeAtChange: Int?
+        let shared = cache.value(for: key) { _ in
+            let device = currentDevice?.snapshot
+            madeAtChange = device?.changeCount
+            return SharedContext(sharedValues(identifiers: identifiers, session: session, device: device))
+        }
+        // A change between making and caching: the cache's reset may have come before the caching.
+        if let madeAtChange, let currentDevice, currentDevice.changeCount != madeAtChange { cache.reset() }
         var own = event.sharedContext == nil ? event.eventContext : event.context
         // Whether anything but the event index is the event's own: the caller's keys or providers'.
         let hasOtherKeys = !own.isEmpty || !providers.isEmpty
@@ -159,9 +167,14 @@ struct ContextHydrator: InPlaceEventProcessor {
         }
     }
 
-    /// The values every event with these identifiers and this session shares.
-    private func sharedValues(identifiers: (installationID: UUID, userID: String?)?, session: SessionSnapshot?) -> UserData {
-        var values = base
+    /// The values every event with these identifiers and this session shares, on `device` when
+    /// it changed since the start.
+    private func sharedValues(
+        identifiers: (installationID: UUID, userID: String?)?, session: SessionSnapshot?,
+        device: (changeCount: Int, value: DeviceInfo)?
+    ) -> UserData {
+        var (values, mobileEntity) = (base, self.mobileEntity)
+        if let device, device.changeCount > 0 { (values, mobileEntity) = baseMaker.facts(for: device.value) }
         var entities: [UserDataValue] = []
         if let mobileEntity { entities.append(mobileEntity) }
         if let identity, let identifiers {

@@ -28,6 +28,9 @@ final class LastValueCache<Key: LastValueCacheKey, Value>: @unchecked Sendable {
         lock.withLock { last = (key, made) }
         return made
     }
+
+    /// Forgets the cached value: the next call makes a new one.
+    func reset() { lock.withLock { last = nil } }
 }
 
 extension SharedContextKey: LastValueCacheKey {

@@ -1,0 +1,87 @@
+import Foundation
+
+/// Runs the runtime's drain on entering the background inside time asked of the system, and
+/// gives that time back exactly once: when the drain finishes, when the system says the time
+/// expires, or when the runtime closes, whichever comes first.
+///
+/// When the time expires first the drain is not stopped: the app is suspended with it, and it
+/// carries on when the app runs again (every event is in the journal or the store by then).
+final class BackgroundDrain: @unchecked Sendable {
+    /// The reason given to the system, as it shows in its logs.
+    static let reason = "Analytics: delivering events before suspension"
+
+    // Safe: `leases` and `stopped` are only touched while holding `lock`.
+    private let lock = NSLock()
+    private var leases: [ObjectIdentifier: Lease] = [:]
+    private var stopped = false
+    private let provider: any BackgroundTimeProvider
+
+    /// Creates a runner asking `provider` for time.
+    init(provider: any BackgroundTimeProvider) {
+        self.provider = provider
+    }
+
+    /// Asks for background time, runs `drain`, and gives the time back when it returns (or
+    /// earlier, see the type). Does nothing once stopped.
+    func run(_ drain: @escaping @Sendable () async -> Void) {
+        let lease = Lease()
+        let started = lock.withLock {
+            guard !stopped else { return false }
+            leases[ObjectIdentifier(lease)] = lease
+            return true
+        }
+        guard started else { return }
+        let grant = provider.begin(reason: Self.reason) { [weak self] in self?.finish(lease) }
+        lease.attach(grant)
+        Task { [weak self] in
+            await drain()
+            if let self { self.finish(lease) } else { lease.finish() }
+        }
+    }
+
+    /// Gives back every grant still held and runs no more drains. Safe to call more than once.
+    func stop() {
+        let held = lock.withLock {
+            stopped = true
+            defer { leases.removeAll() }
+            return Array(leases.values)
+        }
+        for lease in held { lease.finish() }
+    }
+
+    /// How many grants are held now.
+    var heldCount: Int { lock.withLock { leases.count } }
+
+    private func finish(_ lease: Lease) {
+        _ = lock.withLock { leases.removeValue(forKey: ObjectIdentifier(lease)) }
+        lease.finish()
+    }
+
+    /// One grant, ended exactly once whatever the order of `attach` and the `finish` calls.
+    private final class Lease: @unchecked Sendable {
+        // Safe: `grant` and `finished` are only touched while holding `lock`.
+        private let lock = NSLock()
+        private var grant: (any BackgroundTimeGrant)?
+        private var finished = false
+
+        /// Holds the grant, or ends it at once when the lease finished already.
+        func attach(_ grant: any BackgroundTimeGrant) {
+            let endNow = lock.withLock {
+                if finished { return true }
+                self.grant = grant
+                return false
+            }
+            if endNow { grant.end() }
+        }
+
+        /// Ends the grant if it is held; later calls do nothing.
+        func finish() {
+            let held: (any BackgroundTimeGrant)? = lock.withLock {
+                finished = true
+                defer { grant = nil }
+                return grant
+            }
+            held?.end()
+        }
+    }
+}

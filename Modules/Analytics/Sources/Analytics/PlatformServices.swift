@@ -1,0 +1,66 @@
+// apple-typecheck: compose Apple/*.swift BackgroundTimeProvider.swift ReachabilityMonitor.swift
+import Foundation
+
+/// What the runtime takes from the platform it runs on: where lifecycle notifications are
+/// posted, background time, network reachability and the Mac app's visibility. ``system`` picks
+/// the adapters of `Apple/` on Apple platforms and does-nothing ones on Linux; tests pass fakes.
+struct PlatformServices: @unchecked Sendable {
+    // Safe: every property is a constant; `NotificationCenter` is thread-safe, though not marked
+    // Sendable in every SDK; the others are Sendable.
+    /// Where the lifecycle, protected-data and locale notifications are observed.
+    let notifications: NotificationCenter
+    /// Where background time is asked for.
+    let backgroundTime: any BackgroundTimeProvider
+    /// What reports network reachability.
+    let reachability: any ReachabilityMonitor
+    /// Whether any of a Mac app's windows can be seen; nil where that cannot be known.
+    let isApplicationVisible: @Sendable () -> Bool?
+
+    /// The services of this process.
+    ///
+    /// Background time: an app on UIKit asks `UIApplication` for a background task; an app
+    /// extension (its bundle ends in `.appex`, see ``isAppExtension(bundlePath:)``), and watchOS,
+    /// where `UIApplication` does not exist, use `ProcessInfo.performExpiringActivity`. macOS and
+    /// Linux suspend nothing: no background time is asked for.
+    static var system: PlatformServices {
+        PlatformServices(
+            notifications: .default,
+            backgroundTime: systemBackgroundTime(bundlePath: Bundle.main.bundlePath),
+            reachability: systemReachability(),
+            isApplicationVisible: systemVisibility())
+    }
+
+    /// Whether the bundle at `bundlePath` is an app extension: its path ends in `.appex`.
+    static func isAppExtension(bundlePath: String) -> Bool {
+        var path = Substring(bundlePath)
+        while path.hasSuffix("/") { path = path.dropLast() }
+        return path.hasSuffix(".appex")
+    }
+
+    private static func systemBackgroundTime(bundlePath: String) -> any BackgroundTimeProvider {
+        #if canImport(UIKit) && !os(watchOS)
+        if !isAppExtension(bundlePath: bundlePath) { return UIKitBackgroundTime() }
+        #endif
+        #if canImport(UIKit)
+        return ExpiringActivityBackgroundTime()
+        #else
+        return NoBackgroundTime()
+        #endif
+    }
+
+    private static func systemReachability() -> any ReachabilityMonitor {
+        #if canImport(Network)
+        return NetworkPathReachability()
+        #else
+        return NoReachabilityMonitor()
+        #endif
+    }
+
+    private static func systemVisibility() -> @Sendable () -> Bool? {
+        #if canImport(AppKit) && !targetEnvironment(macCatalyst)
+        return { AppKitVisibility.isApplicationVisible() }
+        #else
+        return { nil }
+        #endif
+    }
+}
