@@ -71,6 +71,9 @@ extension Dispatcher {
                 return .journal
             } catch {
                 switch error {
+                case .closed where !isClosed:
+                    // The storage was released for suspension meanwhile: memory holds it.
+                    break
                 case .recordTooLarge, .closed:
                     refuse(error == .closed ? .closed : .tooLarge, detail: error.description)
                     return .refused

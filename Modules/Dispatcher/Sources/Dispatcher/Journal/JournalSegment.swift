@@ -100,7 +100,8 @@ final class JournalSegment: @unchecked Sendable {
         do {
             try allocate(descriptor, capacity: capacity, path: path)
             let segment = try fresh(descriptor, mappedFrom: path, number: number, path: path, capacity: capacity)
-            FileProtection.protect(path)
+            // Inherits the journal folder's class; set explicitly for a folder made before it had one.
+            _ = FileProtection.protect(path)
             return segment
         } catch {
             unlink(path)
