@@ -34,6 +34,8 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     /// Where every attempt to open the storage runs (the timer, ``retryOpeningStorage()``,
     /// ``resumeStorageAfterSuspension()``): one at a time, never on the caller's thread.
     let reopenQueue = DispatchQueue(label: "Dispatcher.reopen", qos: .utility)
+    /// The test seam of `ProtectedData`, read when this started.
+    let protectedDataOverride = ProtectedData.availableOverride
     var state = State()
 
     struct State {
@@ -46,6 +48,8 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         var closed = false
         /// Between ``releaseStorageForSuspension(timeout:)`` and ``resumeStorageAfterSuspension()``.
         var suspended = false
+        /// Whether the last failure to open was protected data being unavailable (see `ProtectedData`).
+        var waitsForProtectedData = false
         /// Whether a thread is moving what waits in memory into the journal.
         var moverRunning = false
         /// Why the journal last refused an event, while it does.
@@ -108,8 +112,12 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
             if refusingInUse, case StoreError.inUse = error { throw error }
             if refusingInUse, case StoreError.notAStore = error { throw error }
             let reason = "\(error)"
+            let protected = ProtectedData.isUnavailable(error, availableOverride: protectedDataOverride)
             let changed = lock.withLock {
-                defer { state.storage = .unavailable(reason: reason) }
+                defer {
+                    state.storage = .unavailable(reason: reason)
+                    state.waitsForProtectedData = protected
+                }
                 return state.storage != .unavailable(reason: reason)
             }
             if changed {
@@ -128,6 +136,7 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
             defer {
                 state.backend = backend
                 state.storage = .available
+                state.waitsForProtectedData = false
             }
             return (state.storage != .available, true)
         }
@@ -183,6 +192,11 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
 
     /// Whether the storage can be written now.
     public var storage: StorageState { lock.withLock { state.storage } }
+
+    /// Whether the storage is unavailable because the device's protected data is (iOS: the app
+    /// started before the first unlock after boot): it opens by itself once the device is
+    /// unlocked (at the next retry, or at once through ``retryOpeningStorage()``).
+    public var isWaitingForProtectedData: Bool { lock.withLock { state.waitsForProtectedData } }
 
     /// The SQLite store, once it could be opened.
     var store: EventStore? { backend?.store }

@@ -191,6 +191,9 @@ final class JournalSegment: @unchecked Sendable {
         #if canImport(Glibc)
         let result = posix_fallocate(descriptor, 0, off_t(capacity))
         guard result == 0 else { throw .io(path: path, operation: "allocate", errno: result) }
+        #elseif canImport(Darwin)
+        let result = DarwinPreallocation.allocate(descriptor, bytes: capacity)
+        guard result == 0 else { throw .io(path: path, operation: "allocate", errno: result) }
         #else
         let zeros = [UInt8](repeating: 0, count: 65_536)
         var offset = 0
@@ -281,7 +284,8 @@ final class JournalSegment: @unchecked Sendable {
     /// the end of written records: no append ever stores below it again.
     ///
     /// On a shared file mapping the bytes stay in the page cache (dirty pages are written back as
-    /// usual): a later read faults them in again, so nothing is lost. A no-op off Linux.
+    /// usual): a later read faults them in again, so nothing is lost. On Darwin the pages are
+    /// written back and marked reclaimable instead (see `DarwinPageRelease`).
     ///
     /// Pages go back ``releaseChunk`` at a time, or all at once with `all` (a sealed segment).
     func releasePages(below offset: Int, all: Bool = true) {
@@ -298,6 +302,8 @@ final class JournalSegment: @unchecked Sendable {
         guard end > start else { return }
         #if os(Linux)
         _ = madvise(base + start, end - start, MADV_DONTNEED)
+        #elseif canImport(Darwin)
+        DarwinPageRelease.release(base + start, length: end - start)
         #endif
     }
 
