@@ -16,7 +16,9 @@ extension Dispatcher {
     /// closes the store and its lock. Events sent while released are not lost: they wait in
     /// memory, up to ``BatchConfiguration/overflowQueueSize`` (as while the store cannot be
     /// opened), and are persisted once the storage is taken back. ``storage`` says
-    /// `unavailable: released for suspension` meanwhile, and no retry timer re-opens the store.
+    /// `unavailable: released for suspension` meanwhile, and no retry timer re-opens the store;
+    /// ``flush(timeout:)`` and ``drain(timeout:)`` deliver nothing, and ``close(timeout:)``
+    /// closes without persisting what waits in memory (resume first).
     /// - Parameter timeout: the longest to wait for delivery to stop, then for the journal to be persisted.
     /// - Returns: whether the journal was fully persisted before the store closed (`false` after
     ///   a timeout; what was not persisted stays in the journal's files for the next open).
