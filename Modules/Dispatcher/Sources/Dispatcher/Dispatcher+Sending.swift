@@ -129,7 +129,14 @@ extension Dispatcher {
         guard start else { return }
         let thread = Thread { [weak self] in
             while let self {
-                let held = self.moveFromMemory(to: backend)
+                // The storage may have been released for suspension (and reopened) meanwhile:
+                // move into the backend open now, or stop until one opens (it starts a mover).
+                let current = self.lock.withLock { () -> DispatcherBackend? in
+                    if self.state.backend == nil { self.state.moverRunning = false }
+                    return self.state.backend
+                }
+                guard let current else { return }
+                let held = self.moveFromMemory(to: current)
                 // Decided under the lock a sender takes to start a mover, after its event is held:
                 // either this sees the event, or the sender sees this mover gone and starts one.
                 let done = self.lock.withLock {
