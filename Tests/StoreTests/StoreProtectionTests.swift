@@ -74,6 +74,16 @@ struct StoreProtectionTests {
         await dispatcher.close()
     }
 
+    /// iOS answers `EPERM` to reading a protected store before the first unlock: that is a store
+    /// to open later, not a foreign file to refuse for good. (Reading a folder fails too, with
+    /// `EISDIR`, whoever the user.)
+    @Test("A store file that cannot be read now is unreadable, not foreign")
+    func unreadableIsNotForeign() throws {
+        let directory = try TemporaryDirectory(prefix: "protection-unreadable")
+        let kind = EventStoreSignature.classify(directory.url.path)
+        #expect(kind == .unreadable(errno: EISDIR), "classified as \(kind)")
+    }
+
     @Test("An existing folder is kept as it is; a path through a file is refused")
     func existingFolders() throws {
         let directory = try TemporaryDirectory(prefix: "protection-existing")
