@@ -17,8 +17,11 @@ extension Analytics {
         watchers.add { protectedData.stop() }
     }
 
-    /// Records reachability; on entering the background with the `didEnterBackground` strategy
-    /// and a reachable network, drains inside background time (see ``handle(_:)``).
+    /// Records reachability, and on entering the background asks for background time around
+    /// what must happen before suspension (see ``handle(_:)``): with the `didEnterBackground`
+    /// strategy and a reachable network, a drain; on a platform that suspends apps, then the
+    /// release of the storage (no file lock or transaction held while suspended), which
+    /// `willEnterForeground` takes back. These steps run in the order of the moments.
     /// - Returns: whether the drain replaces the Dispatcher's own handling of `event`. While
     ///   unreachable it does not: a drain's flush would try anyway and fail into backoff, where
     ///   the Dispatcher's requested round waits for the network.
@@ -28,18 +31,29 @@ extension Analytics {
             network.isReachable = event == .reachable
             return false
         case .willEnterForeground:
+            if platform.suspendsInBackground {
+                suspensionSteps.enqueue { [weak self] in _ = await self?.dispatcher.resumeStorageAfterSuspension() }
+            }
             return false
         case .didEnterBackground:
-            guard configuration.strategies.contains(.didEnterBackground), network.isReachable else { return false }
+            let drains = configuration.strategies.contains(.didEnterBackground) && network.isReachable
+            let releases = platform.suspendsInBackground
+            guard drains || releases else { return false }
             let timeout = configuration.lifecycle.drainTimeout
-            backgroundDrain.run { [weak self] in _ = await self?.drain(timeout: timeout) }
-            return true
+            let steps = suspensionSteps
+            backgroundDrain.run { [weak self] in
+                await steps.enqueue { [weak self] in
+                    if drains { _ = await self?.drain(timeout: timeout) }
+                    if releases { _ = await self?.dispatcher.releaseStorageForSuspension(timeout: timeout) }
+                }.value
+            }
+            return drains
         }
     }
 
     /// The device was unlocked: a store that could not be opened before (protected until first
-    /// unlock) can be now.
+    /// unlock) can be now, so it is opened at once rather than at the next retry.
     func protectedDataDidBecomeAvailable() {
-        // TODO(storage-reopen): ask the Dispatcher to retry opening its store now; its retry (`openBackend`, `scheduleReopen`) is internal to the Dispatcher module, with no public hook yet.
+        Task { [dispatcher] in _ = await dispatcher.retryOpeningStorage() }
     }
 }

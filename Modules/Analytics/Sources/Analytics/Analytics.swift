@@ -27,10 +27,14 @@ public final class Analytics: Sendable {
     public let configuration: AnalyticsConfiguration
     /// The Dispatcher: the journal, the store, batching and delivery.
     public let dispatcher: Dispatcher
-    /// The data-quality stages, identity, the session and the privacy controls.
-    public let quality: DataQualityStack
-    private let plugins: [any EventReporterPlugin]
-    private let bridge: ConsentBridge
+    /// The data-quality stages, identity, the session and the privacy controls. While the store
+    /// cannot be read yet (see ``init(configuration:plugins:contract:contextProviders:application:device:)``)
+    /// a provisional stack, replaced by the real one when the store opens.
+    public var quality: DataQualityStack { gate.stack }
+    /// The stack in use, and the stage holding events while the store cannot be read yet.
+    let gate: StartGate
+    let plugins: [any EventReporterPlugin]
+    let bridge: ConsentBridge
     /// Sends the runtime's own `identify` and `screen` calls.
     private let callReporter: EventReporter<RuntimeCall>
     let watchers: Watchers
@@ -40,6 +44,8 @@ public final class Analytics: Sendable {
     let backgroundDrain: BackgroundDrain
     /// Whether the network was last reported reachable.
     let network = NetworkReachability()
+    /// The storage steps of lifecycle moments, in order (release for suspension, take back).
+    let suspensionSteps = SuspensionSteps()
 
     /// Starts everything: opens the store (replaying any journal a crash left), builds the
     /// data-quality stages, and starts delivery, lifecycle observation and, if configured,
@@ -53,9 +59,16 @@ public final class Analytics: Sendable {
     ///   - contextProviders: context of the app's own, added to every event.
     ///   - application: the app's name and version; read from the bundle or process by default.
     ///   - device: the device; read from the system by default.
+    ///
+    /// Started before the device's first unlock (iOS: a prewarmed or background launch, when the
+    /// store's protected files cannot be read), it does not throw: events are held, as sent, up
+    /// to ``Dispatcher/BatchConfiguration/overflowQueueSize`` (no receipt is returned for them),
+    /// and the identity, session and privacy state are read when the store opens, by itself at
+    /// the Dispatcher's next retry or at once through ``Dispatcher/retryOpeningStorage()``; then
+    /// the held events go through every stage, with the stored identity, to every plugin.
     /// - Throws: ``ConfigurationError`` naming the invalid field (including an unreadable or
     ///   invalid contract file); `StoreError` when the store is in use by another process, is
-    ///   not an event store, or cannot be opened.
+    ///   not an event store, or cannot be opened (for another reason than protected data).
     public convenience init(
         configuration: AnalyticsConfiguration,
         plugins: [any EventReporterPlugin] = [],
@@ -78,8 +91,11 @@ public final class Analytics: Sendable {
         let contract = try contract ?? configuration.contractPath.map(Self.loadContract)
         self.configuration = configuration
         let diagnostics = Diagnostics()
+        let location = StoreLocation.current
+        let storePath = location.resolve(configuration.storePath, on: .current)
+        let opened = StartSignal()
         let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
-            storePath: configuration.storePath,
+            storePath: storePath,
             destination: try configuration.destination.make(appID: configuration.appID),
             batch: configuration.batch,
             strategy: configuration.strategies,
@@ -87,39 +103,47 @@ public final class Analytics: Sendable {
             deliveredHistory: configuration.deliveredHistory,
             onDiagnostic: { problem in
                 diagnostics.record(problem.area == .storage ? .storage : .delivery, code: problem.area.rawValue, message: problem.message)
+                if problem.area == .storage { opened.fire() }
             }))
         self.dispatcher = dispatcher
-        guard dispatcher.storage == .available else {
+        if let problem = location.excludeFromBackup() { diagnostics.record(.storage, code: "backup", message: problem) }
+        let waiting = dispatcher.storage != .available && dispatcher.isWaitingForProtectedData
+        guard dispatcher.storage == .available || waiting else {
             let reason: String
             if case .unavailable(let why) = dispatcher.storage {
                 // The Dispatcher's reason names the store already; say it once.
-                let prefix = "cannot open store \(configuration.storePath): "
+                let prefix = "cannot open store \(storePath): "
                 reason = why.hasPrefix(prefix) ? String(why.dropFirst(prefix.count)) : why
             } else {
                 reason = "the store closed while starting"
             }
             Task { [dispatcher] in await dispatcher.close(timeout: 1) }
-            throw StoreError.cannotOpen(path: configuration.storePath, reason: reason, errno: nil)
+            throw StoreError.cannotOpen(path: storePath, reason: reason, errno: nil)
         }
-        // Identifiers, session and privacy state live in the store's metadata: one file to purge.
-        let identityStore = ClosureIdentityStore(
-            get: { try? dispatcher.metadata($0) },
-            set: { try dispatcher.setMetadata($0, $1) },
-            remove: { try dispatcher.setMetadata($0, nil) })
         // Locale and time-zone changes are followed with the app's other notifications.
         let currentDevice = configuration.lifecycle.observeNotifications
             ? CurrentDeviceInfo(initial: device, center: platform.notifications) : nil
-        quality = DataQualityStack(
-            configuration: configuration.quality, store: identityStore, contract: contract, diagnostics: diagnostics,
+        let recipe = StackRecipe(
+            configuration: configuration.quality, contract: contract, diagnostics: diagnostics,
             application: application, device: device, currentDevice: currentDevice, providers: contextProviders)
+        let provisional = waiting ? ProvisionalIdentityStore() : nil
+        gate = StartGate(stack: recipe.make(store: provisional ?? Self.metadataStore(of: dispatcher)),
+                         waiting: waiting, capacity: configuration.batch.overflowQueueSize)
         self.plugins = plugins + [dispatcher]
-        callReporter = EventReporter(plugins: self.plugins, processors: quality.processors)
+        callReporter = EventReporter(plugins: self.plugins, processors: waiting ? [gate] : gate.stack.processors)
         bridge = ConsentBridge(dispatcher: dispatcher)
         watchers = Watchers()
         if let currentDevice { watchers.add { currentDevice.stop() } }
         self.platform = platform
         backgroundDrain = BackgroundDrain(provider: platform.backgroundTime)
         startWatching()
+        if let provisional {
+            diagnostics.record(.storage, code: "protected_data", message: "the store cannot be read before the first unlock; events wait (up to \(gate.capacity)) and the identity is read when it opens")
+            opened.set(when: { [weak dispatcher] in dispatcher?.storage == .available }) { [weak self] in
+                self?.completeStart(recipe: recipe, provisional: provisional, location: location)
+            }
+            opened.fire()
+        }
     }
 
     // MARK: - Sending
@@ -127,7 +151,7 @@ public final class Analytics: Sendable {
     /// A reporter for a feature's events, with the data-quality stages, the plugins and the
     /// Dispatcher in place. Cheap: make one wherever a feature needs it.
     public func reporter<T: EventType>(for feature: T.Type = T.self) -> EventReporter<T> {
-        EventReporter<T>(plugins: plugins, processors: quality.processors)
+        EventReporter<T>(plugins: plugins, processors: processors)
     }
 
     // MARK: - Identity
@@ -263,14 +287,11 @@ public final class Analytics: Sendable {
     // MARK: - Start
 
     private func startWatching() {
-        let bridge = self.bridge
-        let privacy = quality.privacy
-        let token = privacy.observe { change in bridge.apply(change) }
-        watchers.add { privacy.removeObserver(token) }
+        watchPrivacy(of: quality)
         if configuration.diagnostics.trackAsEvents {
             let diagnostics = quality.diagnostics
             let forwarder = DiagnosticEventForwarder(
-                plugins: plugins, processors: quality.processors,
+                plugins: plugins, processors: processors,
                 burst: configuration.diagnostics.burst, perMinute: configuration.diagnostics.perMinute)
             let token = forwarder.attach(to: diagnostics)
             // The observer holds the forwarder weakly: this keeps it alive until stopped.

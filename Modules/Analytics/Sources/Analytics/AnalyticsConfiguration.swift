@@ -33,8 +33,12 @@ import Tracking
 /// back to a default. ``validate()`` checks every value and names the first invalid field.
 public struct AnalyticsConfiguration: Sendable, Equatable {
     /// The SQLite store file. Its folder also holds the journal (`<file>.journal/`) and the lock.
-    /// Relative to the working directory, or to the configuration file's folder when loaded
-    /// from one. JSON key `store`.
+    /// JSON key `store` (required there: `"store": "events.sqlite"` is the default folder's file
+    /// on Apple platforms); in code, default ``defaultStorePath``.
+    ///
+    /// A relative path is relative, on Apple platforms, to the SDK's folder (the one holding
+    /// ``defaultStorePath``), never to the working directory; on Linux, to the working directory,
+    /// or to the configuration file's folder when loaded from one.
     public var storePath: String
     /// The application id: Snowplow's `aid`, and the salt of hashed redactions. JSON key `appId`.
     public var appID: String
@@ -63,8 +67,19 @@ public struct AnalyticsConfiguration: Sendable, Equatable {
     /// How many delivered events the store keeps for the monitor (newest first). Default 0.
     public var deliveredHistory: Int
 
-    /// A configuration with every default.
-    public init(storePath: String, destination: DestinationSettings = .none) {
+    /// Where the store lives when no path is given: `events.sqlite` in the SDK's own folder,
+    /// `TrackingAnalytics`, which is made 0700 (and, on iOS, protected until the first unlock):
+    /// - iOS, watchOS, visionOS: in the app's `Library/Application Support`;
+    /// - tvOS: in `Library/Caches` (tvOS keeps no Application Support);
+    /// - macOS: in `~/Library/Application Support/<bundle id>`;
+    /// - Linux: `$XDG_DATA_HOME/TrackingAnalytics/<program>/events.sqlite`, by default
+    ///   `~/.local/share/TrackingAnalytics/<program>/events.sqlite`.
+    ///
+    /// On Apple platforms the folder is excluded from backups when the runtime starts.
+    public static var defaultStorePath: String { StoreLocation.current.defaultStorePath }
+
+    /// A configuration with every default; the store at ``defaultStorePath`` unless given.
+    public init(storePath: String = AnalyticsConfiguration.defaultStorePath, destination: DestinationSettings = .none) {
         self.storePath = storePath
         self.destination = destination
         appID = "app"
@@ -81,8 +96,9 @@ public struct AnalyticsConfiguration: Sendable, Equatable {
         deliveredHistory = 0
     }
 
-    /// Loads and validates a configuration file. A relative store path, contract path or
-    /// NDJSON file is resolved against the file's folder.
+    /// Loads and validates a configuration file. A relative contract path or NDJSON file is
+    /// resolved against the file's folder, and so is a relative store path on Linux (on Apple
+    /// platforms it is relative to the SDK's folder: see ``storePath``).
     /// - Throws: ``ConfigurationError`` naming the file and the first invalid field, or the
     ///   line and column of a JSON syntax error.
     public init(contentsOf url: URL) throws {
@@ -98,7 +114,7 @@ public struct AnalyticsConfiguration: Sendable, Equatable {
     }
 
     /// Decodes and validates a configuration from JSON. Relative paths stay relative to the
-    /// working directory.
+    /// working directory (a relative store path, on Apple platforms, to the SDK's folder).
     /// - Throws: ``ConfigurationError`` naming the first invalid field.
     public init(json data: Data) throws {
         self = try ConfigurationDecoder.decode(AnalyticsConfiguration.self, from: data)
@@ -110,7 +126,7 @@ public struct AnalyticsConfiguration: Sendable, Equatable {
         func resolved(_ path: String) -> String {
             path.hasPrefix("/") ? path : folder.appendingPathComponent(path).path
         }
-        storePath = resolved(storePath)
+        storePath = StoreLocation.current.resolve(storePath, on: .current, configurationFolder: folder.path)
         contractPath = contractPath.map(resolved)
         if destination.format == .ndjson, let file = destination.endpoint, file.isFileURL, file.baseURL != nil,
            !file.relativePath.hasPrefix("/") {

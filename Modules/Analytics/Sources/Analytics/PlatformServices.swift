@@ -15,6 +15,10 @@ struct PlatformServices: @unchecked Sendable {
     let reachability: any ReachabilityMonitor
     /// Whether any of a Mac app's windows can be seen; nil where that cannot be known.
     let isApplicationVisible: @Sendable () -> Bool?
+    /// Whether the system suspends the process in the background (iOS, iPadOS, tvOS, watchOS,
+    /// visionOS; not macOS, Mac Catalyst or Linux): the storage is then released in the
+    /// background and taken back in the foreground (see ``Analytics/handle(_:)``).
+    var suspendsInBackground = false
 
     /// The services of this process.
     ///
@@ -27,7 +31,17 @@ struct PlatformServices: @unchecked Sendable {
             notifications: .default,
             backgroundTime: systemBackgroundTime(bundlePath: Bundle.main.bundlePath),
             reachability: systemReachability(),
-            isApplicationVisible: systemVisibility())
+            isApplicationVisible: systemVisibility(),
+            suspendsInBackground: systemSuspends)
+    }
+
+    /// Whether this platform suspends apps in the background.
+    private static var systemSuspends: Bool {
+        #if (os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)) && !targetEnvironment(macCatalyst)
+        return true
+        #else
+        return false
+        #endif
     }
 
     /// Whether the bundle at `bundlePath` is an app extension: its path ends in `.appex`.

@@ -71,6 +71,9 @@ extension Dispatcher {
                 return .journal
             } catch {
                 switch error {
+                case .closed where !isClosed:
+                    // The storage was released for suspension meanwhile: memory holds it.
+                    break
                 case .recordTooLarge, .closed:
                     refuse(error == .closed ? .closed : .tooLarge, detail: error.description)
                     return .refused
@@ -125,14 +128,21 @@ extension Dispatcher {
             return true
         }
         guard start else { return }
-        scheduleMove(to: backend, on: BlockingQueue(label: "Dispatcher.overflow"), after: 0)
+        scheduleMove(on: BlockingQueue(label: "Dispatcher.overflow"), after: 0)
     }
 
     /// One move of the mover, and the next one queued unless it is done.
-    private func scheduleMove(to backend: DispatcherBackend, on queue: BlockingQueue, after delay: Double) {
+    private func scheduleMove(on queue: BlockingQueue, after delay: Double) {
         queue.start(after: delay) { [weak self] in
             guard let self else { return }
-            let held = self.moveFromMemory(to: backend)
+            // The storage may have been released for suspension (and reopened) meanwhile:
+            // move into the backend open now, or stop until one opens (it starts a mover).
+            let current = self.lock.withLock { () -> DispatcherBackend? in
+                if self.state.backend == nil { self.state.moverRunning = false }
+                return self.state.backend
+            }
+            guard let current else { return }
+            let held = self.moveFromMemory(to: current)
             // Decided under the lock a sender takes to start a mover, after its event is held:
             // either this sees the event, or the sender sees this mover gone and starts one.
             let done = self.lock.withLock {
@@ -140,7 +150,7 @@ extension Dispatcher {
                 self.state.moverRunning = false
                 return true
             }
-            if !done { self.scheduleMove(to: backend, on: queue, after: 0.02) }
+            if !done { self.scheduleMove(on: queue, after: 0.02) }
         }
     }
 

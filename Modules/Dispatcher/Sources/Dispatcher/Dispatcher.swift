@@ -31,6 +31,11 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     let lock = NSLock()
     /// Held while events move from memory to the journal, so moves never overlap or reorder.
     let moveLock = NSLock()
+    /// Where every attempt to open the storage runs (the timer, ``retryOpeningStorage()``,
+    /// ``resumeStorageAfterSuspension()``): one at a time, never on the caller's thread.
+    let reopenQueue = DispatchQueue(label: "Dispatcher.reopen", qos: .utility)
+    /// The test seam of `ProtectedData`, read when this started.
+    let protectedDataOverride = ProtectedData.availableOverride
     var state = State()
 
     struct State {
@@ -41,6 +46,10 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         var persistedSoFar = 0
         var reopenTimer: LibraryTimer?
         var closed = false
+        /// Between ``releaseStorageForSuspension(timeout:)`` and ``resumeStorageAfterSuspension()``.
+        var suspended = false
+        /// Whether the last failure to open was protected data being unavailable (see `ProtectedData`).
+        var waitsForProtectedData = false
         /// Whether a thread is moving what waits in memory into the journal.
         var moverRunning = false
         /// Why the journal last refused an event, while it does.
@@ -51,10 +60,12 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     /// Opens the store (setting a corrupt file aside), replays what a killed run left in the
     /// journal, and starts the writer and, with a destination, delivery.
     ///
-    /// When the store cannot be opened at all (a read-only folder, a full disk), the Dispatcher
-    /// still starts: events wait in memory up to ``BatchConfiguration/overflowQueueSize``, the problem
+    /// When the store cannot be opened at all (a read-only folder, a full disk, or on iOS a start
+    /// before the first unlock, when protected files answer `EPERM`), the Dispatcher still
+    /// starts: events wait in memory up to ``BatchConfiguration/overflowQueueSize``, the problem
     /// is reported through ``DispatcherConfiguration/onDiagnostic`` and ``storage``, and opening
-    /// is retried every ``DispatcherConfiguration/storageRetryInterval`` seconds.
+    /// is retried every ``DispatcherConfiguration/storageRetryInterval`` seconds, or at once by
+    /// ``retryOpeningStorage()``.
     ///
     /// One store has one writer: when another process (an app extension, a second run) has the
     /// store open, this Dispatcher is refused at once rather than sharing it, because two writers
@@ -85,6 +96,9 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     /// - Parameter refusingInUse: throw ``StoreError/inUse(path:pid:)`` instead of waiting for the other writer.
     @discardableResult
     func openBackend(refusingInUse: Bool = false) throws -> Bool {
+        let (open, blocked) = lock.withLock { (state.backend != nil, state.closed || state.suspended) }
+        if open { return true }
+        if blocked { return false }
         let box = WeakBox<Dispatcher>()
         box.value = self
         let backend: DispatcherBackend
@@ -98,8 +112,12 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
             if refusingInUse, case StoreError.inUse = error { throw error }
             if refusingInUse, case StoreError.notAStore = error { throw error }
             let reason = "\(error)"
+            let protected = ProtectedData.isUnavailable(error, availableOverride: protectedDataOverride)
             let changed = lock.withLock {
-                defer { state.storage = .unavailable(reason: reason) }
+                defer {
+                    state.storage = .unavailable(reason: reason)
+                    state.waitsForProtectedData = protected
+                }
                 return state.storage != .unavailable(reason: reason)
             }
             if changed {
@@ -110,12 +128,23 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         if let recovered = backend.store.recoveredFrom {
             diagnose(.storage, "the store file was unreadable and was set aside as \(recovered); a fresh store was opened")
         }
-        let wasUnavailable = lock.withLock {
+        for problem in backend.store.takeProtectionProblems() + backend.ingest.journal.protectionProblems {
+            diagnose(.storage, "data protection: \(problem)")
+        }
+        let (wasUnavailable, installed) = lock.withLock {
+            guard !state.closed, !state.suspended else { return (false, false) }
             defer {
                 state.backend = backend
                 state.storage = .available
+                state.waitsForProtectedData = false
             }
-            return state.storage != .available
+            return (state.storage != .available, true)
+        }
+        guard installed else {
+            // Closed or released while opening: give the files back at once.
+            _ = backend.ingest.close(timeout: 1)
+            backend.store.close()
+            return false
         }
         let waiting = overflow.count
         if moveFromMemory(to: backend) > 0 { startMover(backend) }
@@ -130,11 +159,31 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         let interval = configuration.storageRetryInterval
         let box = WeakBox<Dispatcher>()
         box.value = self
-        let timer = LibraryTimer(after: interval, repeating: interval, queue: DispatchQueue(label: "Dispatcher.reopen")) {
+        let timer = LibraryTimer(after: interval, repeating: interval, queue: reopenQueue) {
             guard let self = box.value, !self.isClosed else { return }
             if (try? self.openBackend()) == true { self.lock.withLock { self.state.reopenTimer }?.cancel() }
         }
-        lock.withLock { state.reopenTimer = timer }
+        let previous = lock.withLock {
+            defer { state.reopenTimer = timer }
+            return state.reopenTimer
+        }
+        previous?.cancel()
+    }
+
+    /// Tries to open the storage now rather than at the next retry, and returns the resulting
+    /// ``storage`` state. Call it when the reason it could not open has gone: on iOS when
+    /// `UIApplication.protectedDataDidBecomeAvailableNotification` arrives (a start before the
+    /// first unlock). Does nothing while the storage is open, released for suspension, or closed;
+    /// the retry timer keeps running until the storage opens. Opening blocks (it replays the
+    /// journal): it runs on a queue of the Dispatcher's own, never on the caller's thread.
+    @discardableResult
+    public func retryOpeningStorage() async -> StorageState {
+        await withCheckedContinuation { continuation in
+            reopenQueue.async { [self] in
+                if (try? openBackend()) == true { lock.withLock { state.reopenTimer }?.cancel() }
+                continuation.resume(returning: storage)
+            }
+        }
     }
 
     var isClosed: Bool { lock.withLock { state.closed } }
@@ -143,6 +192,11 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
 
     /// Whether the storage can be written now.
     public var storage: StorageState { lock.withLock { state.storage } }
+
+    /// Whether the storage is unavailable because the device's protected data is (iOS: the app
+    /// started before the first unlock after boot): it opens by itself once the device is
+    /// unlocked (at the next retry, or at once through ``retryOpeningStorage()``).
+    public var isWaitingForProtectedData: Bool { lock.withLock { state.waitsForProtectedData } }
 
     /// The SQLite store, once it could be opened.
     var store: EventStore? { backend?.store }

@@ -15,10 +15,7 @@ struct DispatcherBackend: Sendable {
         onAttempt: @escaping @Sendable (DeliveryAttempt) -> Void,
         onReport: @escaping @Sendable (DeliveryReport) -> Void
     ) throws -> DispatcherBackend {
-        let directory = StorePath.folder(of: configuration.storePath)
-        if !directory.isEmpty {
-            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        }
+        // The store makes its folder (0700, protected: see `FileProtection.createDirectory`).
         let batch = configuration.batch
         let store = try EventStore(
             path: configuration.storePath,

@@ -75,6 +75,8 @@ final class EventJournal: @unchecked Sendable {
     let configuration: JournalConfiguration
     /// Segments that an earlier run left behind, found when opening.
     let leftoverSegments: Int
+    /// Data protection that could not be applied to a folder made when opening (for the owner to report).
+    let protectionProblems: [String]
     /// How long the consumer, woken by a first record, waits for more before taking them.
     let lingerInterval: TimeInterval
     /// How many waiting records make an append wake a lingering consumer at once.
@@ -103,7 +105,7 @@ final class EventJournal: @unchecked Sendable {
         self.directory = directory
         self.configuration = configuration
         self.lingerInterval = max(0, lingerInterval)
-        try FileProtection.createDirectory(atPath: directory)
+        protectionProblems = try FileProtection.createDirectory(atPath: directory)
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
             throw JournalError.io(path: directory, operation: "list", errno: Int32((error as NSError).code))

@@ -100,7 +100,8 @@ final class JournalSegment: @unchecked Sendable {
         do {
             try allocate(descriptor, capacity: capacity, path: path)
             let segment = try fresh(descriptor, mappedFrom: path, number: number, path: path, capacity: capacity)
-            FileProtection.protect(path)
+            // Inherits the journal folder's class; set explicitly for a folder made before it had one.
+            _ = FileProtection.protect(path)
             return segment
         } catch {
             unlink(path)
@@ -186,22 +187,6 @@ final class JournalSegment: @unchecked Sendable {
         }
     }
 
-    private static func allocate(_ descriptor: Int32, capacity: Int, path: String) throws(JournalError) {
-        #if canImport(Glibc)
-        let result = posix_fallocate(descriptor, 0, off_t(capacity))
-        guard result == 0 else { throw .io(path: path, operation: "allocate", errno: result) }
-        #else
-        let zeros = [UInt8](repeating: 0, count: 65_536)
-        var offset = 0
-        while offset < capacity {
-            let count = min(zeros.count, capacity - offset)
-            let written = zeros.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, count, off_t(offset)) }
-            guard written == count else { throw .io(path: path, operation: "allocate", errno: written < 0 ? errno : ENOSPC) }
-            offset += count
-        }
-        #endif
-    }
-
     /// Maps a segment file, its (already cached) pages faulted in now when `populate` is set (Linux).
     private static func map(_ descriptor: Int32, capacity: Int, path: String, populate: Bool) throws(JournalError) -> UnsafeMutableRawPointer {
         #if os(Linux)
@@ -280,7 +265,8 @@ final class JournalSegment: @unchecked Sendable {
     /// the end of written records: no append ever stores below it again.
     ///
     /// On a shared file mapping the bytes stay in the page cache (dirty pages are written back as
-    /// usual): a later read faults them in again, so nothing is lost. A no-op off Linux.
+    /// usual): a later read faults them in again, so nothing is lost. On Darwin the pages are
+    /// written back and marked reclaimable instead (see `DarwinPageRelease`).
     ///
     /// Pages go back ``releaseChunk`` at a time, or all at once with `all` (a sealed segment).
     func releasePages(below offset: Int, all: Bool = true) {
@@ -288,16 +274,6 @@ final class JournalSegment: @unchecked Sendable {
         guard limit > releasedBelow, all || limit - releasedBelow >= Self.releaseChunk else { return }
         handBack(releasedBelow..<limit)
         releasedBelow = limit
-    }
-
-    /// Hands back the whole pages within `range` (page-aligned below, see ``releasePages(below:)``).
-    private func handBack(_ range: Range<Int>) {
-        let start = range.lowerBound / Self.pageSize * Self.pageSize
-        let end = min(range.upperBound, capacity) / Self.pageSize * Self.pageSize
-        guard end > start else { return }
-        #if os(Linux)
-        _ = madvise(base + start, end - start, MADV_DONTNEED)
-        #endif
     }
 
     /// The system's memory page size.

@@ -28,8 +28,19 @@ final class SQLiteDatabase {
         static let noMutex = OpenFlags(rawValue: SQLITE_OPEN_NOMUTEX)
         /// The path is a `file:` URI (see ``SQLiteDatabase/readOnlyURI(_:)``).
         static let uri = OpenFlags(rawValue: SQLITE_OPEN_URI)
-        /// Read-write, created when missing, serialised by the caller.
-        static let standard: OpenFlags = [.readWrite, .create, .noMutex]
+        /// The iOS-family data protection class of the file and of the `-wal`/`-shm`/`-journal`
+        /// files SQLite creates: `completeUntilFirstUserAuthentication`, readable in the
+        /// background once the device was unlocked after boot. Debian's `sqlite3.h` has no
+        /// `SQLITE_OPEN_FILEPROTECTION_*` (Apple's SDK has): no bits elsewhere.
+        static var protectedUntilFirstUnlock: OpenFlags {
+            #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+            OpenFlags(rawValue: SQLITE_OPEN_FILEPROTECTION_COMPLETEUNTILFIRSTUSERAUTHENTICATION)
+            #else
+            []
+            #endif
+        }
+        /// Read-write, created when missing, protected until the first unlock, serialised by the caller.
+        static var standard: OpenFlags { [.readWrite, .create, .noMutex, .protectedUntilFirstUnlock] }
     }
 
     /// Opens (and with ``OpenFlags/create`` creates) a database file.

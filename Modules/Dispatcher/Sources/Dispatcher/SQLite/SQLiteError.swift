@@ -38,6 +38,8 @@ struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     static let full: Int32 = 13
     /// `SQLITE_CANTOPEN`: the file could not be opened.
     static let cannotOpen: Int32 = 14
+    /// `SQLITE_AUTH`: access denied (on iOS, a protected file before the first unlock).
+    static let authorization: Int32 = 23
     /// `SQLITE_CONSTRAINT`: a constraint was violated.
     static let constraint: Int32 = 19
     /// `SQLITE_MISUSE`: the library was used incorrectly.

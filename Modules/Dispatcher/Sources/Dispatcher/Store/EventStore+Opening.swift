@@ -4,7 +4,7 @@ import Foundation
 extension EventStore {
     func openLocked() throws {
         let folder = StorePath.folder(of: path)
-        if !folder.isEmpty { try FileProtection.createDirectory(atPath: folder) }
+        if !folder.isEmpty { protectionProblems += try FileProtection.createDirectory(atPath: folder) }
         do {
             try openFile()
         } catch let error as SQLiteError where error.isCorruption {
@@ -32,6 +32,8 @@ extension EventStore {
         switch EventStoreSignature.classify(path) {
         case .foreign(let reason): throw StoreError.notAStore(path: path, reason: reason)
         case .new: throw StoreError.cannotOpen(path: path, reason: "the store file is empty", errno: nil)
+        case .unreadable(let code):
+            throw StoreError.cannotOpen(path: path, reason: "cannot read the store file: \(FileProtection.describe(code))", errno: code)
         case .own: break
         }
         do {
@@ -59,7 +61,7 @@ extension EventStore {
 
     /// Opens the file, sets WAL (checked) and the schema, reads the counters and releases in-flight rows.
     func openFile() throws {
-        try FileProtection.createFile(atPath: path)
+        if let problem = try FileProtection.createFile(atPath: path) { protectionProblems.append(problem) }
         let database = try SQLiteDatabase(path: path)
         self.database = database
         // 16 KiB pages, for a new file only (an existing one keeps its size): a row costs SQLite
@@ -96,7 +98,13 @@ extension EventStore {
         inFlight = [:]
         recentIDs.removeAll(keepingCapacity: true)
         olderIDs = []
-        for suffix in ["-wal", "-shm"] { FileProtection.restrict(path + suffix) }
+        // Made by SQLite (with the open flag's class), or left by an earlier run: set explicitly.
+        for suffix in ["-wal", "-shm"] {
+            FileProtection.restrict(path + suffix)
+            if FileManager.default.fileExists(atPath: path + suffix), let problem = FileProtection.protect(path + suffix) {
+                protectionProblems.append(problem)
+            }
+        }
         try releaseAllInFlightLocked(database)
     }
 

@@ -61,6 +61,8 @@ final class EventStore: DeliveryQueue, @unchecked Sendable {
     var idsAreUnique = false
     /// The last reading of the events only in the journal (see ``query(_:)``).
     var journalRows: [StoredEvent]?
+    /// Data protection that could not be applied to the store's files since last taken.
+    var protectionProblems: [String] = []
 
     /// How many recent ids each generation of the duplicate window holds.
     static let duplicateWindow = 32_768
@@ -100,15 +102,18 @@ final class EventStore: DeliveryQueue, @unchecked Sendable {
         try lock.withLock {
             if readOnly { return try openForReadingLocked() }
             let folder = StorePath.folder(of: path)
-            if !folder.isEmpty { try FileProtection.createDirectory(atPath: folder) }
+            if !folder.isEmpty { protectionProblems += try FileProtection.createDirectory(atPath: folder) }
             var isFolder: ObjCBool = false
             if path.isEmpty || (FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue) {
                 throw StoreError.cannotOpen(path: path, reason: "the store path must name a file, not a folder", errno: EISDIR)
             }
-            if case .foreign(let reason) = EventStoreSignature.classify(path) {
-                throw StoreError.notAStore(path: path, reason: reason)
+            switch EventStoreSignature.classify(path) {
+            case .foreign(let reason): throw StoreError.notAStore(path: path, reason: reason)
+            case .unreadable(let code): throw StoreError.cannotOpen(path: path, reason: "cannot read the store file: \(FileProtection.describe(code))", errno: code)
+            case .new, .own: break
             }
             writerLock = try StoreLock(storePath: path)
+            if let problem = writerLock?.protectionProblem { protectionProblems.append(problem) }
             do { try openLocked() } catch {
                 writerLock?.release()
                 writerLock = nil
@@ -125,4 +130,12 @@ final class EventStore: DeliveryQueue, @unchecked Sendable {
     /// The path a damaged store file was renamed to when this store was opened (or later, when
     /// damage was found during an operation); `nil` when no recovery happened.
     var recoveredFrom: String? { lock.withLock { recovered } }
+
+    /// The data protection problems met since the last call (the caller reports them), emptied.
+    func takeProtectionProblems() -> [String] {
+        lock.withLock {
+            defer { protectionProblems.removeAll() }
+            return protectionProblems
+        }
+    }
 }

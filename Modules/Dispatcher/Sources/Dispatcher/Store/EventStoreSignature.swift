@@ -30,6 +30,9 @@ enum EventStoreSignature {
         case own
         /// Not a store: never opened, renamed or written.
         case foreign(reason: String)
+        /// Present but not readable now (`errno`): on iOS, a protected file before the first
+        /// unlock (`EPERM`). Opening is retried later; the file is left untouched.
+        case unreadable(errno: Int32)
     }
 
     /// The 16 bytes every SQLite database starts with.
@@ -39,13 +42,17 @@ enum EventStoreSignature {
     /// tell, by a read-only SQLite connection, which sees the write-ahead log). Writes nothing.
     static func classify(_ path: String) -> Kind {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return .new }
+        guard descriptor >= 0 else {
+            let code = errno
+            return code == ENOENT || code == ENOTDIR ? .new : .unreadable(errno: code)
+        }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return .new }
         if Int(info.st_size) == 0 { return .new }
         var header = [UInt8](repeating: 0, count: 100)
         let count = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 100, 0) }
+        if count < 0 { return .unreadable(errno: errno) }
         guard count == 100, Array(header[0..<16]) == sqliteMagic else {
             return .foreign(reason: "not a SQLite database")
         }

@@ -26,7 +26,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// Classifies a SQLite error met while working on `path`.
     static func from(_ error: SQLiteError, path: String) -> StoreError {
         switch error.code {
-        case SQLiteError.readOnly, SQLiteError.permission, SQLiteError.cannotOpen: .readOnly(path: path, cause: error.description)
+        case SQLiteError.readOnly, SQLiteError.permission, SQLiteError.cannotOpen, SQLiteError.authorization:
+            .readOnly(path: path, cause: error.description)
         case SQLiteError.full: .diskFull(path: path, cause: error.description)
         case SQLiteError.corrupt, SQLiteError.notADatabase: .corrupt(path: path, setAsidePath: nil, cause: error.description)
         default: .sqlite(path: path, cause: error.description)

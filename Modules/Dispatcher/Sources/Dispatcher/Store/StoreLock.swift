@@ -20,6 +20,8 @@ final class StoreLock: @unchecked Sendable {
 
     /// The lock file.
     let path: String
+    /// Why the lock file could not be given the data protection class, if so.
+    let protectionProblem: String?
 
     /// Takes the lock on the store at `storePath`, or throws.
     /// - Throws: ``StoreError/inUse(path:pid:)`` when another writer holds it,
@@ -32,6 +34,7 @@ final class StoreLock: @unchecked Sendable {
             throw .cannotOpen(path: path, reason: "cannot create the lock file: \(FileProtection.describe(code))", errno: code)
         }
         _ = fchmod(descriptor, FileProtection.fileMode)
+        protectionProblem = FileProtection.protect(path)
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let code = errno
             let owner = Self.readOwner(descriptor)

@@ -6,42 +6,70 @@ import Darwin
 #endif
 
 /// File-system helpers for the store and journal: owner-only files (0600) and folders (0700)
-/// whatever the umask, and setting a damaged file aside by renaming it.
+/// whatever the umask, data protection, and setting a damaged file aside by renaming it.
 ///
-/// On iOS-family platforms new files also get `completeUntilFirstUserAuthentication` data
-/// protection, so events can be written in the background after the first unlock.
+/// On iOS-family platforms (iOS, tvOS, watchOS, visionOS) every folder the SDK creates gets
+/// `completeUntilFirstUserAuthentication` data protection before it appears under its name, so
+/// every file made inside inherits it (the store, its `-wal`/`-shm`, the lock, the journal's
+/// segments); files that may exist already get it explicitly. Events can then be written in the
+/// background once the device was unlocked after boot. A failure to set the class is returned to
+/// the caller, which reports it (``DispatcherDiagnostic``), never silently dropped.
 enum FileProtection {
     /// Owner read and write.
     static let fileMode: mode_t = 0o600
     /// Owner read, write and search.
     static let directoryMode: mode_t = 0o700
 
+    /// Replaces how the protection class is applied, for tests: returns the problem, or `nil`.
+    /// Read only when a folder is created or a file protected (never per event).
+    @TaskLocal static var applyOverride: (@Sendable (String) -> String?)?
+
     /// The current `errno` as a readable text.
     static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
 
-    /// Creates `path` and any missing parent folders with mode 0700. Existing folders are kept.
+    /// Creates `path` and any missing parent folders, each 0700 and (iOS family) protected before
+    /// it takes its name: it is made under a temporary sibling name, given its mode and class,
+    /// then renamed into place, so no other process ever sees it with other permissions, whatever
+    /// the umask. Existing folders are kept as they are.
+    /// - Returns: the protection problems met (empty when none), for the caller to report.
     /// - Throws: ``StoreError/cannotOpen(path:reason:errno:)`` when a folder cannot be made.
-    static func createDirectory(atPath path: String) throws(StoreError) {
+    @discardableResult
+    static func createDirectory(atPath path: String) throws(StoreError) -> [String] {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
                 throw .cannotOpen(path: path, reason: "exists and is not a folder", errno: ENOTDIR)
             }
-            return
+            return []
         }
+        var problems: [String] = []
         let parent = StorePath.folder(of: path)
-        if !parent.isEmpty, parent != path { try createDirectory(atPath: parent) }
-        if mkdir(path, directoryMode) != 0, errno != EEXIST {
+        if !parent.isEmpty, parent != path { problems += try createDirectory(atPath: parent) }
+        let staging = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        guard mkdir(staging, directoryMode) == 0 else {
             let code = errno
             throw .cannotOpen(path: path, reason: "cannot create folder: \(describe(code))", errno: code)
         }
-        _ = chmod(path, directoryMode)
+        // The umask may have removed owner bits: the folder is not visible under its name yet.
+        _ = chmod(staging, directoryMode)
+        if let problem = protect(staging) { problems.append(problem.replacingOccurrences(of: staging, with: path)) }
+        if rename(staging, path) != 0 {
+            let code = errno
+            rmdir(staging)
+            // Another creator won the race: its folder stands.
+            if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) || !isDirectory.boolValue {
+                throw .cannotOpen(path: path, reason: "cannot create folder: \(describe(code))", errno: code)
+            }
+        }
+        return problems
     }
 
     /// Creates `path` as an empty owner-only file if it does not exist, and sets mode 0600 on it
     /// either way (independent of the umask).
+    /// - Returns: the protection problem met, if any.
     /// - Throws: ``StoreError/cannotOpen(path:reason:errno:)`` when it cannot be created.
-    static func createFile(atPath path: String) throws(StoreError) {
+    @discardableResult
+    static func createFile(atPath path: String) throws(StoreError) -> String? {
         let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, fileMode)
         guard descriptor >= 0 else {
             let code = errno
@@ -49,7 +77,7 @@ enum FileProtection {
         }
         _ = fchmod(descriptor, fileMode)
         close(descriptor)
-        protect(path)
+        return protect(path)
     }
 
     /// Sets mode 0600 on `path` if it exists.
@@ -57,12 +85,20 @@ enum FileProtection {
         _ = chmod(path, fileMode)
     }
 
-    /// Applies the platform's data protection class to a file (iOS family only; no-op elsewhere).
-    static func protect(_ path: String) {
-        #if os(iOS) || os(tvOS) || os(watchOS)
-        try? FileManager.default.setAttributes(
-            [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication], ofItemAtPath: path)
+    /// Applies `completeUntilFirstUserAuthentication` to a file or folder (iOS family; elsewhere
+    /// nothing, unless a test set ``applyOverride``).
+    /// - Returns: why it could not be applied, or `nil`.
+    static func protect(_ path: String) -> String? {
+        if let applyOverride { return applyOverride(path) }
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        do {
+            try FileManager.default.setAttributes(
+                [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication], ofItemAtPath: path)
+        } catch {
+            return "cannot set data protection on \(path): \(error.localizedDescription)"
+        }
         #endif
+        return nil
     }
 
     /// Renames a damaged database and its `-wal`/`-shm` companions to

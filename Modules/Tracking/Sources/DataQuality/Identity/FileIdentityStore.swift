@@ -7,11 +7,14 @@ import Musl
 import Darwin
 #endif
 
-/// An ``IdentityStore`` in one JSON file, readable only by its owner (mode 0600).
+/// An ``IdentityStore`` in one JSON file, readable only by its owner (mode 0600), in a folder
+/// created 0700 whatever the umask; on iOS-family platforms both have
+/// `completeUntilFirstUserAuthentication` data protection (readable in the background after the
+/// first unlock).
 ///
 /// Every change rewrites the file atomically: the new contents go to a temporary file in the
-/// same folder, which is flushed to disk and renamed over the old one, so a crash leaves either
-/// the old or the new file, never a torn one. A file that cannot be parsed is set aside as
+/// same folder, which is flushed to disk (`F_FULLFSYNC` on Darwin) and renamed over the old one,
+/// so a crash or a power loss leaves either the old or the new file, never a torn one. A file that cannot be parsed is set aside as
 /// `<name>.corrupt` and the store starts empty (see ``recoveredFromCorruption``).
 final class FileIdentityStore: IdentityStore, @unchecked Sendable {
     // Safe: `values` is only touched while holding `lock`; `url` and the flag are immutable.
@@ -27,11 +30,7 @@ final class FileIdentityStore: IdentityStore, @unchecked Sendable {
     public init(url: URL) throws {
         self.url = url
         let folder = url.deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw IdentityStoreError(operation: "create folder", path: folder.path, reason: error.localizedDescription)
-        }
+        try Self.createPrivateFolder(folder.path)
         guard FileManager.default.fileExists(atPath: url.path) else {
             values = [:]
             recoveredFromCorruption = false
@@ -103,7 +102,8 @@ final class FileIdentityStore: IdentityStore, @unchecked Sendable {
                 offset += written
             }
         }
-        if failed == nil, fsync(descriptor) != 0 { failed = systemError("flush", temporary) }
+        if failed == nil, Self.flushToDisk(descriptor) != 0 { failed = systemError("flush", temporary) }
+        Self.protect(temporary)
         close(descriptor)
         if let failed {
             unlink(temporary)
@@ -114,6 +114,45 @@ final class FileIdentityStore: IdentityStore, @unchecked Sendable {
             unlink(temporary)
             throw error
         }
+    }
+
+    /// Creates `path` (and missing parents) 0700 and protected before it takes its name: made
+    /// under a temporary sibling name, then renamed into place. Existing folders are kept.
+    private static func createPrivateFolder(_ path: String) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue { return }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path { try createPrivateFolder(parent) }
+        let staging = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        guard mkdir(staging, 0o700) == 0 else {
+            let code = errno
+            throw IdentityStoreError(operation: "create folder", path: path, errorNumber: code, reason: String(cString: strerror(code)))
+        }
+        _ = chmod(staging, 0o700)
+        protect(staging)
+        if rename(staging, path) != 0 {
+            let code = errno
+            rmdir(staging)
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+                throw IdentityStoreError(operation: "create folder", path: path, errorNumber: code, reason: String(cString: strerror(code)))
+            }
+        }
+    }
+
+    /// Gives a file or folder `completeUntilFirstUserAuthentication` (iOS family; elsewhere nothing).
+    private static func protect(_ path: String) {
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        try? FileManager.default.setAttributes(
+            [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication], ofItemAtPath: path)
+        #endif
+    }
+
+    /// `fsync`, and on Darwin `F_FULLFSYNC` first (plain `fsync` leaves data in the drive's cache).
+    private static func flushToDisk(_ descriptor: Int32) -> Int32 {
+        #if canImport(Darwin)
+        if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
+        #endif
+        return fsync(descriptor)
     }
 
     private func systemError(_ operation: String, _ path: String) -> IdentityStoreError {

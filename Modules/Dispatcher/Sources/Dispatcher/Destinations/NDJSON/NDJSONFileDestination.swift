@@ -114,6 +114,6 @@ public struct NDJSONFileDestination: Destination, CustomStringConvertible {
             }
             written += result
         }
-        guard fsync(descriptor) == 0 else { throw NDJSONFileError(operation: "fsync", path: fileURL.path, code: errno) }
+        guard DurableSync.flush(descriptor) == 0 else { throw NDJSONFileError(operation: "fsync", path: fileURL.path, code: errno) }
     }
 }

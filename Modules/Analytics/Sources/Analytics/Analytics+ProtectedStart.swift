@@ -1,0 +1,50 @@
+import DataQuality
+import Dispatcher
+import Foundation
+import Tracking
+
+extension Analytics {
+    /// The stages every reporter runs: the stack's, or the gate holding events while the store
+    /// cannot be read yet (it forwards to the real stack's stages once it opens).
+    var processors: [any EventProcessor] { gate.isOpen ? gate.stack.processors : [gate] }
+
+    /// Identifiers, session and privacy state live in the store's metadata: one file to purge.
+    static func metadataStore(of dispatcher: Dispatcher) -> any IdentityStore {
+        ClosureIdentityStore(
+            get: { try? dispatcher.metadata($0) },
+            set: { try dispatcher.setMetadata($0, $1) },
+            remove: { try dispatcher.setMetadata($0, nil) })
+    }
+
+    /// Applies `stack`'s privacy changes to the stored events.
+    func watchPrivacy(of stack: DataQualityStack) {
+        let bridge = self.bridge
+        let privacy = stack.privacy
+        let token = privacy.observe { change in bridge.apply(change) }
+        watchers.add { privacy.removeObserver(token) }
+    }
+
+    /// Finishes a start made before the store could be read, once it opened: what the app
+    /// changed meanwhile is written to the store, the real stack is built over it (reading the
+    /// stored identity, session and privacy state), and the held events go through it.
+    func completeStart(recipe: StackRecipe, provisional: ProvisionalIdentityStore, location: StoreLocation) {
+        let store = Self.metadataStore(of: dispatcher)
+        let diagnostics = recipe.diagnostics
+        for problem in provisional.replay(onto: store) {
+            diagnostics.record(.storage, code: "identity_provisional", message: problem)
+        }
+        if let problem = location.excludeFromBackup() { diagnostics.record(.storage, code: "backup", message: problem) }
+        let stack = recipe.make(store: store)
+        watchPrivacy(of: stack)
+        let plugins = self.plugins
+        let handed = gate.open(with: stack) { event in
+            for plugin in plugins { _ = plugin.send(event) }
+        }
+        let refused = gate.refusedCount
+        diagnostics.record(.storage, code: "protected_data", message: "the store opened: \(handed) events held since the start went through the stages"
+            + (refused > 0 ? "; \(refused) were refused, the holding queue being full" : ""))
+    }
+
+    /// Whether events are held because the store could not be read yet.
+    var isHoldingForStorage: Bool { !gate.isOpen }
+}
