@@ -74,11 +74,11 @@ final class FakeReachability: ReachabilityMonitor, @unchecked Sendable {
 /// Platform services of fakes, with a private notification center.
 func fakePlatform(
     backgroundTime: FakeBackgroundTime = FakeBackgroundTime(), reachability: FakeReachability = FakeReachability(),
-    visible: @escaping @Sendable () -> Bool? = { nil }
+    visible: @escaping @Sendable () -> Bool? = { nil }, suspends: Bool = false
 ) -> PlatformServices {
     PlatformServices(
         notifications: NotificationCenter(), backgroundTime: backgroundTime, reachability: reachability,
-        isApplicationVisible: visible)
+        isApplicationVisible: visible, suspendsInBackground: suspends)
 }
 
 /// A running `Analytics` observing `platform`, delivering to `server` on `strategies` only,

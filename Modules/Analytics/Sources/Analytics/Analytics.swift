@@ -188,42 +188,6 @@ public final class Analytics: Sendable {
         callReporter.screen(name: name, properties: properties)
     }
 
-    // MARK: - Privacy
-
-    /// Whether the user opted out of tracking.
-    public var isOptedOut: Bool { quality.privacy.isOptedOut }
-
-    /// Stops tracking: every later event is dropped before any stage sees it, and counted.
-    public func optOut() { quality.privacy.optOut() }
-
-    /// Resumes tracking after ``optOut()``.
-    public func optIn() { quality.privacy.optIn() }
-
-    /// The decision for a category that needs consent.
-    public func consent(for category: String) -> ConsentDecision { quality.privacy.consent(for: category) }
-
-    /// Records the user's consent for a category. Granted releases the category's held events
-    /// for delivery; denied deletes them. New events follow the decision at once; the stored
-    /// ones are done in the background (``settle()`` waits for it).
-    public func setConsent(_ decision: ConsentDecision, for category: String) {
-        quality.privacy.setConsent(decision, for: category)
-    }
-
-    /// Forgets everything: identifiers, the session, opt-out, consent, and every event sent
-    /// before the call. Returns once the stored events and identifiers are gone, so events sent
-    /// afterwards (with a new installation id) are kept, and that id with them.
-    public func purge() async {
-        quality.purge()
-        // The store's purge deletes every event persisted by then and the whole metadata: it
-        // must finish before anything new is sent or a new identifier is saved.
-        _ = await bridge.settle()
-    }
-
-    /// Waits until every privacy decision so far has been applied to the stored events.
-    /// - Returns: one line per decision applied since the start, saying what it did.
-    @discardableResult
-    public func settle() async -> [String] { await bridge.settle() }
-
     // MARK: - Delivery
 
     /// Persists everything sent, then delivers every pending event now, waiting for the result.
