@@ -18,6 +18,10 @@ import Foundation
 open class UIApplication: NSObject {
     open class var shared: UIApplication { fatalError("stub") }
 
+    // Not UIKit's: NSObject's key-value coding (`value(forKey:)`), which an Objective-C class
+    // object answers on Apple platforms; swift-corelibs-foundation's NSObject has no KVC.
+    nonisolated open class func value(forKey key: String) -> Any? { nil }
+
     nonisolated open func beginBackgroundTask(
         withName taskName: String?, expirationHandler handler: (@MainActor @Sendable () -> Void)? = nil
     ) -> UIBackgroundTaskIdentifier { fatalError("stub") }

@@ -1,4 +1,5 @@
 @testable import Analytics
+import DataQuality
 @testable import Dispatcher
 import Foundation
 import Testing
@@ -79,13 +80,17 @@ struct SuspensionLifecycleTests {
         defer { directory.remove() }
         let server = try LoopbackHTTPServer(defaultAction: .stall(seconds: 0.5))
         defer { server.stop() }
-        let platform = fakePlatform(suspends: true)
+        let time = FakeBackgroundTime()
+        let platform = fakePlatform(backgroundTime: time, suspends: true)
         let (analytics, _) = try await startObserving(directory, server, platform: platform, strategies: [.didEnterBackground])
         platform.notifications.post(name: Self.background, object: nil)
         platform.notifications.post(name: Self.foreground, object: nil)
-        #expect(await eventually(timeout: 10) { server.requestCount == 1 })
-        await pause(1.5)
-        #expect(analytics.dispatcher.storage == .available, "\(analytics.dispatcher.storage)")
+        let grant = try #require(time.grants.first)
+        // The grant is given back once the release is done; the foreground's step comes after it.
+        #expect(await eventually(timeout: 15) { grant.endCount == 1 })
+        #expect(server.requestCount >= 1, "the drain ran before the release")
+        let back = await eventually(timeout: 10) { analytics.dispatcher.storage == .available }
+        #expect(back, "\(analytics.dispatcher.storage); \(analytics.diagnostics.snapshot())")
         await analytics.close()
     }
 }

@@ -40,13 +40,12 @@ extension Analytics {
             let releases = platform.suspendsInBackground
             guard drains || releases else { return false }
             let timeout = configuration.lifecycle.drainTimeout
-            let steps = suspensionSteps
-            backgroundDrain.run { [weak self] in
-                await steps.enqueue { [weak self] in
-                    if drains { _ = await self?.drain(timeout: timeout) }
-                    if releases { _ = await self?.dispatcher.releaseStorageForSuspension(timeout: timeout) }
-                }.value
+            // Queued now, before a later moment's step can be.
+            let step = suspensionSteps.enqueue { [weak self] in
+                if drains { _ = await self?.drain(timeout: timeout) }
+                if releases { _ = await self?.dispatcher.releaseStorageForSuspension(timeout: timeout) }
             }
+            backgroundDrain.run { await step.value }
             return drains
         }
     }

@@ -60,11 +60,9 @@ extension Dispatcher {
             return true
         }
         guard resumed else { return storage }
-        return await withCheckedContinuation { continuation in
-            reopenQueue.async { [self] in
-                if (try? openBackend()) != true, !isClosed { scheduleReopen() }
-                continuation.resume(returning: storage)
-            }
+        return await reopenQueue.run { [self] in
+            if (try? openBackend()) != true, !isClosed { scheduleReopen() }
+            return storage
         }
     }
 

@@ -33,7 +33,7 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     let moveLock = NSLock()
     /// Where every attempt to open the storage runs (the timer, ``retryOpeningStorage()``,
     /// ``resumeStorageAfterSuspension()``): one at a time, never on the caller's thread.
-    let reopenQueue = DispatchQueue(label: "Dispatcher.reopen", qos: .utility)
+    let reopenQueue = BlockingQueue(label: "Dispatcher.reopen")
     /// The test seam of `ProtectedData`, read when this started.
     let protectedDataOverride = ProtectedData.availableOverride
     var state = State()
@@ -159,9 +159,12 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         let interval = configuration.storageRetryInterval
         let box = WeakBox<Dispatcher>()
         box.value = self
-        let timer = LibraryTimer(after: interval, repeating: interval, queue: reopenQueue) {
-            guard let self = box.value, !self.isClosed else { return }
-            if (try? self.openBackend()) == true { self.lock.withLock { self.state.reopenTimer }?.cancel() }
+        let reopenQueue = self.reopenQueue
+        let timer = LibraryTimer(after: interval, repeating: interval) {
+            reopenQueue.start {
+                guard let self = box.value, !self.isClosed else { return }
+                if (try? self.openBackend()) == true { self.lock.withLock { self.state.reopenTimer }?.cancel() }
+            }
         }
         let previous = lock.withLock {
             defer { state.reopenTimer = timer }
@@ -178,11 +181,9 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     /// journal): it runs on a queue of the Dispatcher's own, never on the caller's thread.
     @discardableResult
     public func retryOpeningStorage() async -> StorageState {
-        await withCheckedContinuation { continuation in
-            reopenQueue.async { [self] in
-                if (try? openBackend()) == true { lock.withLock { state.reopenTimer }?.cancel() }
-                continuation.resume(returning: storage)
-            }
+        await reopenQueue.run { [self] in
+            if (try? openBackend()) == true { lock.withLock { state.reopenTimer }?.cancel() }
+            return storage
         }
     }
 

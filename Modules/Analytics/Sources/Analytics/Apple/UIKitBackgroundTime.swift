@@ -31,7 +31,7 @@ final class UIKitBackgroundTask: BackgroundTimeGrant, @unchecked Sendable {
     /// Begins the task; ends it at once if `end()` came first.
     @MainActor
     func start(reason: String, expired: @escaping @Sendable () -> Void) {
-        let application = UIApplication.shared
+        guard let application = Self.sharedApplication else { return }
         let identifier = application.beginBackgroundTask(withName: reason, expirationHandler: { expired() })
         guard identifier != .invalid else { return }
         let endNow = lock.withLock {
@@ -41,6 +41,13 @@ final class UIKitBackgroundTask: BackgroundTimeGrant, @unchecked Sendable {
             return false
         }
         if endNow { application.endBackgroundTask(identifier) }
+    }
+
+    /// `UIApplication.shared`, reached by key-value coding so that this compiles where `shared`
+    /// is unavailable (a package built for an app extension); nil there.
+    @MainActor
+    private static var sharedApplication: UIApplication? {
+        UIApplication.value(forKey: "sharedApplication") as? UIApplication
     }
 
     /// Ends the task (`endBackgroundTask(_:)` may be called on any thread).
