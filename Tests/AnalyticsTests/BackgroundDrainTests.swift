@@ -123,7 +123,7 @@ struct BackgroundDrainTests {
         let (analytics, _) = try await startObserving(directory, server, platform: platform, strategies: [.didEnterBackground])
         analytics.handle(.didEnterBackground)
         let grant = try #require(time.grants.first)
-        #expect(await eventually { server.requestCount == 1 })
+        #expect(await eventually(timeout: 10) { server.requestCount == 1 })
         #expect(grant.endCount == 0, "held while the delivery runs")
         await analytics.close(timeout: 0.5)
         #expect(grant.endCount == 1)
