@@ -46,7 +46,7 @@ func segment(_ server: LoopbackHTTPServer, authentication: SegmentAuthentication
 }
 
 /// Waits until `condition` holds or `timeout` seconds pass; returns whether it held.
-func eventually(timeout: TimeInterval = 3, _ condition: () throws -> Bool) async rethrows -> Bool {
+func eventually(timeout: TimeInterval = 15, _ condition: () throws -> Bool) async rethrows -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
         if try condition() { return true }

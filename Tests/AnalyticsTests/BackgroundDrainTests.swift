@@ -8,7 +8,7 @@ import Tracking
 
 /// Background time around the background drain: always ended exactly once, whichever of the
 /// drain, the system's expiry and `close()` comes first.
-@Suite("Background time around the drain")
+@Suite("Background time around the drain", .runsAlone)
 struct BackgroundDrainTests {
     /// A drain that returns once opened.
     final class Gate: @unchecked Sendable {
@@ -123,7 +123,7 @@ struct BackgroundDrainTests {
         let (analytics, _) = try await startObserving(directory, server, platform: platform, strategies: [.didEnterBackground])
         analytics.handle(.didEnterBackground)
         let grant = try #require(time.grants.first)
-        #expect(await eventually(timeout: 10) { server.requestCount == 1 })
+        #expect(await eventually(timeout: 30) { server.requestCount == 1 })
         #expect(grant.endCount == 0, "held while the delivery runs")
         await analytics.close(timeout: 0.5)
         #expect(grant.endCount == 1)

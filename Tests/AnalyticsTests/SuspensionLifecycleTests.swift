@@ -13,7 +13,7 @@ import Darwin
 
 /// On a platform that suspends apps, entering the background releases the storage (no file lock
 /// held while suspended) inside background time, after the drain; the foreground takes it back.
-@Suite("Analytics: the storage is released for suspension and taken back", .serialized)
+@Suite("Analytics: the storage is released for suspension and taken back", .serialized, .runsAlone)
 struct SuspensionLifecycleTests {
     private static let background = Notification.Name("UIApplicationDidEnterBackgroundNotification")
     private static let foreground = Notification.Name("UIApplicationWillEnterForegroundNotification")
@@ -42,14 +42,14 @@ struct SuspensionLifecycleTests {
 
         platform.notifications.post(name: Self.background, object: nil)
         let grant = try #require(time.grants.first)
-        #expect(await eventually(timeout: 10) { grant.endCount == 1 })
+        #expect(await eventually(timeout: 30) { grant.endCount == 1 })
         #expect(segmentMessageIDs(server) == [first.uuidString.lowercased()], "drained before the release")
         #expect(analytics.dispatcher.storage != .available)
         #expect(lockIsFree(storePath), "no file lock is held while suspended")
 
         let second = try #require(analytics.reporter(for: Shop.self).send(name: .view, action: .open).first?.eventID)
         platform.notifications.post(name: Self.foreground, object: nil)
-        #expect(await eventually(timeout: 10) { analytics.dispatcher.storage == .available })
+        #expect(await eventually(timeout: 30) { analytics.dispatcher.storage == .available })
         #expect(!lockIsFree(storePath), "the lock is taken back in the foreground")
         _ = await analytics.flush(timeout: 10)
         #expect(segmentMessageIDs(server).sorted() == [first, second].map { $0.uuidString.lowercased() }.sorted())
@@ -68,7 +68,7 @@ struct SuspensionLifecycleTests {
         let (analytics, _) = try await startObserving(directory, server, platform: platform, strategies: [.didEnterBackground])
         platform.notifications.post(name: Self.background, object: nil)
         let grant = try #require(time.grants.first)
-        #expect(await eventually(timeout: 10) { grant.endCount == 1 })
+        #expect(await eventually(timeout: 30) { grant.endCount == 1 })
         #expect(analytics.dispatcher.storage == .available)
         #expect(!lockIsFree(analytics.dispatcher.configuration.storePath))
         await analytics.close()
@@ -87,9 +87,9 @@ struct SuspensionLifecycleTests {
         platform.notifications.post(name: Self.foreground, object: nil)
         let grant = try #require(time.grants.first)
         // The grant is given back once the release is done; the foreground's step comes after it.
-        #expect(await eventually(timeout: 15) { grant.endCount == 1 })
+        #expect(await eventually(timeout: 30) { grant.endCount == 1 })
         #expect(server.requestCount >= 1, "the drain ran before the release")
-        let back = await eventually(timeout: 10) { analytics.dispatcher.storage == .available }
+        let back = await eventually(timeout: 30) { analytics.dispatcher.storage == .available }
         #expect(back, "\(analytics.dispatcher.storage); \(analytics.diagnostics.snapshot())")
         await analytics.close()
     }
