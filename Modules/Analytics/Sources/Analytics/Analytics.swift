@@ -234,6 +234,7 @@ public final class Analytics: Sendable {
         watchers.stop()
         backgroundDrain.stop()
         _ = await bridge.settle()
+        quality.sessions.persist()
         await dispatcher.close(timeout: timeout)
     }
 

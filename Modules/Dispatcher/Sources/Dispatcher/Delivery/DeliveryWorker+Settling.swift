@@ -58,11 +58,12 @@ extension DeliveryWorker {
         guard !sent.isEmpty else { return .completed }
 
         let random = configuration.random()
+        let clockStep = clockWitness.steppedSeconds(at: now)
         var groups: [RetryDecision: [StoredEvent]] = [:]
         for stored in sent {
             let decision = configuration.retryPolicy.decide(
                 result.outcome, attempt: stored.attempts + 1, createdAt: stored.createdAt,
-                batchCount: sent.count, now: now, random: random)
+                batchCount: sent.count, now: now, random: random, clockStep: clockStep)
             groups[decision, default: []].append(stored)
         }
         var failed = false

@@ -55,6 +55,8 @@ actor DeliveryWorker {
     let storeQueue: BlockingQueue
     /// Where queue work overlaps a request in flight (``OverlappedQueueWork``).
     private let overlapQueue: BlockingQueue
+    /// Steps of the wall clock since the worker started, which do not count towards an event's age.
+    let clockWitness: WallClockWitness
 
     /// Creates a worker.
     /// - Parameters:
@@ -76,6 +78,8 @@ actor DeliveryWorker {
         self.progress = progress
         storeQueue = BlockingQueue(label: "Dispatcher.delivery." + destination.name)
         overlapQueue = BlockingQueue(label: "Dispatcher.delivery." + destination.name + ".overlap")
+        // Started now, so a clock set afterwards is seen as a step when events are aged.
+        clockWitness = WallClockWitness(wall: configuration.clock())
     }
 
     /// Delivers due events until none is left, a batch fails, or `deadline` passes.

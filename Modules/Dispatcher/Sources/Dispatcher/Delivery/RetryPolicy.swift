@@ -16,7 +16,9 @@ import Tracking
 ///   credentials are wrong, not the events).
 /// - 400, 422 and every other 4xx reject.
 /// - An event whose attempt reached ``maxAttempts``, or older than ``maxAge``, is rejected
-///   instead of retried, with the reason saying so.
+///   instead of retried, with the reason saying so. The age is the wall clock's, less whatever
+///   steps of the clock may account for (measured against a clock that only moves forward while
+///   the process lives), so a clock set ahead cannot condemn an event.
 public struct RetryPolicy: Sendable, Equatable, Codable {
     /// The delay before the first retry, in seconds.
     public var baseDelay: TimeInterval
@@ -135,8 +137,11 @@ public struct RetryPolicy: Sendable, Equatable, Codable {
     ///   - batchCount: how many events were sent together (for 413).
     ///   - now: the current time.
     ///   - random: a value in `0 ..< 1` for the jitter.
+    ///   - clockStep: the seconds of the age that steps of the wall clock may account for
+    ///     (``WallClockWitness/steppedSeconds(at:)``); they do not count towards ``maxAge``.
     func decide(
-        _ outcome: DeliveryOutcome, attempt: Int, createdAt: Date, batchCount: Int, now: Date, random: Double
+        _ outcome: DeliveryOutcome, attempt: Int, createdAt: Date, batchCount: Int, now: Date, random: Double,
+        clockStep: TimeInterval = 0
     ) -> RetryDecision {
         switch outcome {
         case .delivered:
@@ -151,7 +156,7 @@ public struct RetryPolicy: Sendable, Equatable, Codable {
             if attempt >= maxAttempts {
                 return .reject(reason: "gave up after \(attempt) attempts: \(reason)")
             }
-            let age = now.timeIntervalSince(createdAt)
+            let age = now.timeIntervalSince(createdAt) - max(0, clockStep)
             if age >= maxAge {
                 return .reject(reason: "gave up: older than \(Int(maxAge)) s: \(reason)")
             }

@@ -4,16 +4,24 @@ import Foundation
 ///
 /// The state is saved through an ``IdentityStore`` when a session starts, on every lifecycle
 /// transition, and otherwise at most every ``persistInterval`` seconds of event time, so a
-/// restarted process continues the session (or rolls over if it expired meanwhile). After a
-/// crash, the event index may repeat the few indexes since the last save.
+/// restarted process continues the session (or rolls over if it expired meanwhile). ``persist()``
+/// saves what is left unsaved (a clean close calls it, and so does releasing the tracker), so the
+/// event index continues after a clean restart; after a crash it may repeat the few indexes
+/// since the last save.
+///
+/// Idle time is measured on a clock that setting the date does not step (``SessionState``): each
+/// moment is placed on it by its distance from the wall clock's present.
 public final class SessionTracker: @unchecked Sendable {
     /// The key the state is saved under.
     static let storeKey = "session.state"
 
-    // Safe: `state` and `lastSaved` are only touched while holding `lock`.
+    // Safe: `state`, `lastSaved` and `unsaved` are only touched while holding `lock`.
     private let lock = NSLock()
     private var state: SessionState
     private var lastSaved: Date?
+    private var unsaved = false
+    private let wallClock: @Sendable () -> Date
+    private let steadyClock: @Sendable () -> TimeInterval
     private let store: any IdentityStore
     private let diagnostics: Diagnostics?
     /// Seconds of event time between saves of an ongoing session.
@@ -26,13 +34,26 @@ public final class SessionTracker: @unchecked Sendable {
     ///   - backgroundTimeout: seconds of inactivity in the background that end a session.
     ///   - persistInterval: seconds of event time between saves of an ongoing session.
     ///   - diagnostics: where save failures are reported.
-    public init(
+    public convenience init(
         store: any IdentityStore,
         foregroundTimeout: TimeInterval = 1800,
         backgroundTimeout: TimeInterval = 1800,
         persistInterval: TimeInterval = 5,
         diagnostics: Diagnostics? = nil
     ) {
+        self.init(store: store, foregroundTimeout: foregroundTimeout, backgroundTimeout: backgroundTimeout,
+                  persistInterval: persistInterval, diagnostics: diagnostics, wallClock: { Date() },
+                  steadyClock: { SteadyClock.secondsSinceBoot() })
+    }
+
+    /// Restores the session saved in `store`, with the wall clock and the forward-only clock given.
+    init(
+        store: any IdentityStore, foregroundTimeout: TimeInterval, backgroundTimeout: TimeInterval,
+        persistInterval: TimeInterval, diagnostics: Diagnostics?,
+        wallClock: @escaping @Sendable () -> Date, steadyClock: @escaping @Sendable () -> TimeInterval
+    ) {
+        self.wallClock = wallClock
+        self.steadyClock = steadyClock
         self.store = store
         self.diagnostics = diagnostics
         self.persistInterval = persistInterval
@@ -44,13 +65,25 @@ public final class SessionTracker: @unchecked Sendable {
         state = restored
     }
 
+    deinit {
+        if unsaved { save(at: wallClock()) }
+    }
+
     /// The current state.
     var current: SessionState { lock.withLock { state } }
 
+    /// `date` on the forward-only clock: its present reading, moved by `date`'s distance from
+    /// the wall clock's present.
+    private func steady(_ date: Date) -> TimeInterval {
+        steadyClock() + date.timeIntervalSince(wallClock())
+    }
+
     /// Accounts for an event and returns its session.
     func nextEvent(at date: Date, id: UUID) -> SessionSnapshot {
-        lock.withLock {
-            let snapshot = state.nextEvent(at: date, id: id)
+        let steady = steady(date)
+        return lock.withLock {
+            let snapshot = state.nextEvent(at: date, steady: steady, id: id)
+            unsaved = true
             if snapshot.isNewSession || lastSaved.map({ date.timeIntervalSince($0) >= persistInterval || date < $0 }) ?? true {
                 save(at: date)
             }
@@ -60,17 +93,27 @@ public final class SessionTracker: @unchecked Sendable {
 
     /// The app went to the background.
     public func didEnterBackground(at date: Date = Date()) {
+        let steady = steady(date)
         lock.withLock {
-            state.didEnterBackground(at: date)
+            state.didEnterBackground(at: date, steady: steady)
             save(at: date)
         }
     }
 
     /// The app is coming to the foreground.
     public func willEnterForeground(at date: Date = Date()) {
+        let steady = steady(date)
         lock.withLock {
-            state.willEnterForeground(at: date)
+            state.willEnterForeground(at: date, steady: steady)
             save(at: date)
+        }
+    }
+
+    /// Saves the state if events changed it since the last save: called on a clean close, so
+    /// that a restart continues the event index.
+    public func persist() {
+        lock.withLock {
+            if unsaved { save(at: wallClock()) }
         }
     }
 
@@ -79,6 +122,7 @@ public final class SessionTracker: @unchecked Sendable {
         lock.withLock {
             state = SessionState(foregroundTimeout: state.foregroundTimeout, backgroundTimeout: state.backgroundTimeout)
             lastSaved = nil
+            unsaved = false
             do {
                 try store.removeValue(forKey: Self.storeKey)
             } catch {
@@ -92,6 +136,7 @@ public final class SessionTracker: @unchecked Sendable {
             let data = try JSONEncoder().encode(state)
             try store.setValue(String(decoding: data, as: UTF8.self), forKey: Self.storeKey)
             lastSaved = date
+            unsaved = false
         } catch {
             diagnostics?.record(.storage, code: "session_write_failed", message: String(describing: error))
         }

@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// Watches the wall clock against a clock that only moves forward with real time (counting
+/// sleep), so that an event's age can be judged without trusting a clock a person set.
+///
+/// The difference between the two, compared with the difference when the witness started, is
+/// how far the wall clock has been stepped since (forward positive). Each ``DeliveryWorker``
+/// starts one with itself, and ``RetryPolicy`` leaves the part of an event's age that such steps
+/// may explain out of ``RetryPolicy/maxAge``, so that a clock set ahead cannot make events look
+/// older than they are.
+final class WallClockWitness: @unchecked Sendable {
+    // Safe: `lowestStep` is only touched while holding `lock`.
+    private let lock = NSLock()
+    private let wallAtStart: Date
+    private let steadyAtStart: TimeInterval
+    private let steady: @Sendable () -> TimeInterval
+    private var lowestStep: TimeInterval = 0
+
+    /// Starts watching from `wall`, with `steady` as the forward-only clock (seconds).
+    init(wall: Date = Date(), steady: @escaping @Sendable () -> TimeInterval = WallClockWitness.secondsSinceBoot) {
+        self.steady = steady
+        wallAtStart = wall
+        steadyAtStart = steady()
+    }
+
+    /// How many seconds of any age read at `now` steps of the wall clock may account for: never
+    /// negative, 0 while the clock was never stepped.
+    ///
+    /// A step forward since the start makes everything created before it look older by that much;
+    /// a step back (remembered, even once the clock returns) makes something created while the
+    /// clock was behind look older by that much. The sum bounds both, so the age minus it never
+    /// exceeds the real age for anything created while the process lived or before it started.
+    func steppedSeconds(at now: Date) -> TimeInterval {
+        let step = now.timeIntervalSince(wallAtStart) - (steady() - steadyAtStart)
+        let lowest = lock.withLock {
+            lowestStep = min(lowestStep, step)
+            return lowestStep
+        }
+        let doubt = step - lowest
+        return doubt.isFinite ? max(0, doubt) : 0
+    }
+
+    /// Seconds since boot, counting sleep: `CLOCK_BOOTTIME` on Linux, `CLOCK_MONOTONIC` on Apple
+    /// platforms (where it counts sleep); never stepped by setting the date.
+    static func secondsSinceBoot() -> TimeInterval {
+        var time = timespec()
+        #if canImport(Glibc)
+        let clock = CLOCK_BOOTTIME
+        #else
+        let clock = CLOCK_MONOTONIC
+        #endif
+        guard clock_gettime(clock, &time) == 0 else { return ProcessInfo.processInfo.systemUptime }
+        return TimeInterval(time.tv_sec) + TimeInterval(time.tv_nsec) / 1_000_000_000
+    }
+}
