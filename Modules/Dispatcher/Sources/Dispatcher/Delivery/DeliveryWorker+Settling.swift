@@ -11,6 +11,35 @@ extension DeliveryWorker {
         return recordAcknowledgement(waiting, result, report: &report)
     }
 
+    /// Makes the acknowledgement that waits, if any, and claims the next batch due at `due`: in
+    /// one store transaction when both are due (when it fails, neither happened).
+    /// - Returns: the batch claimed, or nil when the queue failed (recorded in the report, with
+    ///   ``DeliveryStopReason/queueError``).
+    func acknowledgeNow(_ carry: inout RoundCarry, thenClaimDueAt due: Date, report: inout DeliveryReport) async -> [StoredEvent]? {
+        let (queue, limit, maxBytes) = (queue, configuration.deliverySize, destination.maxBatchBytes)
+        let waiting = carry.acknowledgement
+        carry.acknowledgement = nil
+        let ids = waiting?.events.map(\.event.id) ?? []
+        let claimed = await storeQueue.run {
+            Result {
+                ids.isEmpty
+                    ? try queue.claimBatch(limit: limit, maxBytes: maxBytes, now: due)
+                    : try queue.acknowledge(ids, thenClaim: limit, maxBytes: maxBytes, now: due)
+            }
+        }
+        if let waiting, !recordAcknowledgement(waiting, claimed.map { _ in () }, report: &report) {
+            report.stopReason = .queueError
+            return nil
+        }
+        switch claimed {
+        case .success(let batch): return batch
+        case .failure(let error):
+            report.lastError = "claim failed: \(error)"
+            report.stopReason = .queueError
+            return nil
+        }
+    }
+
     /// Counts a deferred acknowledgement made with `result` and tells the observer, then the
     /// progress callback (a batch counts as settled once acknowledged).
     /// - Returns: false when the queue failed (recorded in the report; the events stay in flight,

@@ -11,9 +11,11 @@ import Foundation
 /// Every event claimed is settled before the round returns: none is left in flight.
 ///
 /// Rounds never overlap: a call made while a round runs waits for it, then runs its own.
-/// Within a round, the store's work overlaps the request in flight (``OverlappedQueueWork``):
-/// a batch delivered whole is acknowledged beside the next request, and after a full batch the
-/// next one is claimed meanwhile (released, no attempt counted, when the round stops instead).
+/// Within a round, a batch delivered whole is acknowledged before the next request goes out
+/// (with the next claim, in one transaction, when nothing was claimed ahead), so a kill
+/// re-sends at most the batch in flight; after a full batch the next one is claimed while the
+/// request is in flight (``OverlappedQueueWork``; released, no attempt counted, when the round
+/// stops instead).
 ///
 /// Events wait for their retry time (the retry policy's backoff, or the collector's
 /// `Retry-After`). A round started with `ignoringBackoff` (an explicit flush) delivers them at
@@ -196,15 +198,14 @@ actor DeliveryWorker {
             var batch = carry.prefetched
             carry.prefetched = []
             if batch.isEmpty {
+                // The last batch's acknowledgement and this claim, in one transaction when both are due.
+                guard let claimed = await acknowledgeNow(&carry, thenClaimDueAt: due, report: &report) else { return }
+                batch = claimed
+            } else if carry.acknowledgement != nil {
+                // A batch delivered whole is acknowledged before the next request goes out, so
+                // that a kill re-sends at most the batch in flight.
                 guard await acknowledgeNow(&carry, report: &report) else {
-                    report.stopReason = .queueError
-                    return
-                }
-                do {
-                    let (queue, limit, maxBytes) = (queue, configuration.deliverySize, destination.maxBatchBytes)
-                    batch = try await storeQueue.run { try queue.claimBatch(limit: limit, maxBytes: maxBytes, now: due) }
-                } catch {
-                    report.lastError = "claim failed: \(error)"
+                    await release(batch)
                     report.stopReason = .queueError
                     return
                 }
@@ -220,31 +221,17 @@ actor DeliveryWorker {
                 report.stopReason = .drained
                 return
             }
-            // Beside this request: the last batch's acknowledgement, and after a full batch the
-            // next batch's claim.
-            let waiting = carry.acknowledgement
-            carry.acknowledgement = nil
+            // Beside this request, after a full batch: the next batch's claim.
             let claimAhead = batch.count >= configuration.deliverySize
-            let overlapped = waiting != nil || claimAhead
-                ? OverlappedQueueWork(
-                    queue: queue, acknowledging: waiting?.events.map(\.event.id) ?? [],
-                    claim: claimAhead ? .init(limit: configuration.deliverySize, maxBytes: destination.maxBatchBytes, now: due) : nil,
-                    on: overlapQueue)
+                ? OverlappedQueueWork(queue: queue, limit: configuration.deliverySize, maxBytes: destination.maxBatchBytes,
+                                      now: due, on: overlapQueue)
                 : nil
             let sent = await destination.deliver(batch, sentAt: configuration.clock())
             var claimError: (any Error)?
-            if let overlapped {
-                let outcome = await overlapped.outcome()
-                if let waiting, !recordAcknowledgement(waiting, outcome.acknowledged ?? .success(()), report: &report) {
-                    await release(batch)
-                    report.stopReason = .queueError
-                    return
-                }
-                switch outcome.claimed {
-                case .success(let next)?: carry.prefetched = next
-                case .failure(let error)?: claimError = error
-                case nil: break
-                }
+            switch await claimAhead?.claimed() {
+            case .success(let next)?: carry.prefetched = next
+            case .failure(let error)?: claimError = error
+            case nil: break
             }
             let result = await settle(batch, after: sent, deadline: deadline, report: &report, mayDefer: true)
             switch result {
