@@ -46,7 +46,8 @@ extension EventJournal {
     private func writeLocked(_ event: some JournalEventSource, payload: Int, frame: Int) throws(JournalError) -> JournalSegment {
         guard let shared = event.sharedContext else {
             let segment = try writableSegment(for: frame)
-            JournalRecord.write(event, payload: payload, to: segment.base + segment.end, salt: segment.number)
+            JournalRecord.write(event, payload: payload, to: segment.base + segment.end, salt: segment.number, sequence: segment.nextSequence)
+            segment.nextSequence &+= 1
             segment.end += frame
             return segment
         }
@@ -56,12 +57,14 @@ extension EventJournal {
         if !segment.journalledContexts.contains(shared.hash) {
             segment = try writableSegment(for: frame + contextFrame)
             if !segment.journalledContexts.contains(shared.hash) {
-                JournalRecord.write(shared, payload: contextPayload, to: segment.base + segment.end, salt: segment.number)
+                JournalRecord.write(shared, payload: contextPayload, to: segment.base + segment.end, salt: segment.number, sequence: segment.nextSequence)
+                segment.nextSequence &+= 1
                 segment.end += contextFrame
                 segment.journalledContexts.insert(shared.hash)
             }
         }
-        JournalRecord.write(event, payload: payload, to: segment.base + segment.end, salt: segment.number)
+        JournalRecord.write(event, payload: payload, to: segment.base + segment.end, salt: segment.number, sequence: segment.nextSequence)
+        segment.nextSequence &+= 1
         segment.end += frame
         return segment
     }

@@ -9,7 +9,8 @@ extension EventJournal {
         var events: [EncodedEvent]
         /// Where the next read starts (after these events).
         var next: JournalPosition
-        /// Whether a damaged record was skipped (the rest of that segment is ignored).
+        /// Whether reading stopped at a damaged record it could not step over (the rest of that
+        /// segment is ignored).
         var skippedDamage: Bool
     }
 
@@ -23,7 +24,8 @@ extension EventJournal {
         var events: [BorrowedEvent]
         /// Where the next read starts (after these events).
         var next: JournalPosition
-        /// Whether a damaged record was skipped (the rest of that segment is ignored).
+        /// Whether reading stopped at a damaged record it could not step over (the rest of that
+        /// segment is ignored).
         var skippedDamage: Bool
         /// The segments the events are borrowed from.
         var segments: [JournalSegment]
@@ -161,8 +163,12 @@ extension EventJournal {
     }
 
     /// Keeps a consumed full-size segment file for reuse while fewer than ``maxFreeFiles`` wait,
-    /// otherwise deletes it.
+    /// otherwise deletes it; a damaged one is kept aside for inspection.
     private func recycleOrRemove(_ segment: JournalSegment) {
+        if segment.isDamaged {
+            segment.keepAside()
+            return
+        }
         let wanted = condition.withLock {
             !isClosed && segment.format >= 2 && segment.capacity == configuration.segmentBytes && freeFiles.count < Self.maxFreeFiles
         }
@@ -297,7 +303,7 @@ extension EventJournal {
     }
 
     /// Every event readable in the segments of `directory`, in order: what a restart recovers.
-    /// Reading stops, per segment, at the first zero, torn or damaged record.
+    /// Damaged records are skipped (in segments of formats 1 and 2, reading stops at the first).
     static func recover(directory: String) throws -> [EncodedEvent] {
         let journal = try EventJournal(directory: directory)
         defer { journal.close() }
