@@ -303,7 +303,7 @@ extension EventJournal {
     }
 
     /// Every event readable in the segments of `directory`, in order: what a restart recovers.
-    /// Damaged records are skipped (in segments of formats 1 and 2, reading stops at the first).
+    /// Damaged records are skipped.
     static func recover(directory: String) throws -> [EncodedEvent] {
         let journal = try EventJournal(directory: directory)
         defer { journal.close() }

@@ -21,7 +21,8 @@ import Foundation
 /// the records a recycled file held in its earlier life never pass for records of its new one.
 /// Replay skips a damaged record by looking for the next marker whose record checks, and the
 /// gap in sequence numbers says how many records the damage took (see ``JournalScan``). Formats
-/// 1 and 2 have no marker: their reading stops at the first damaged record.
+/// 1 and 2 have neither: replay finds their next record by its checksum alone, and counts the
+/// damaged region, not the records in it.
 ///
 /// A shared context is written once per segment, before the first event that refers to it.
 enum JournalRecord {
@@ -258,8 +259,9 @@ enum JournalRecord {
                     position += frameSize(payload: valid.payload, header: framing.header)
                     continue
                 }
-                // Format 3: on to the next record that checks; formats 1 and 2 stop here.
-                guard framing.format >= 3, framing.checked,
+                // On to the next record that checks (by its marker and checksum; formats 1 and 2,
+                // which have no marker, by their checksum alone).
+                guard framing.checked,
                       let next = JournalScan.nextValid(in: base, from: position + 8, to: limit, framing: framing) else {
                     return (position, true)
                 }
