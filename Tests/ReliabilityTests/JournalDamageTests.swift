@@ -70,14 +70,15 @@ struct JournalDamageTests {
         var summary: String { standardError.split(separator: "\n").last.map(String.init) ?? "" }
     }
 
-    static func reopen(_ run: KilledRun, damage: (inout Data, [Int]) -> Void) async throws -> Reopened {
+    /// Damages the middle segment (or the first with `first`) of a copy of `run`, then reopens it.
+    static func reopen(_ run: KilledRun, first: Bool = false, damage: (inout Data, [Int]) -> Void) async throws -> Reopened {
         let copy = try run.copy()
         defer { copy.remove() }
         let storePath = copy.file("store.sqlite").path
         let journal = storePath + ".journal"
         let segments = try FileManager.default.contentsOfDirectory(atPath: journal).filter { $0.hasSuffix(".journal") }.sorted()
         #expect(segments.count >= 2, "\(segments)")
-        let name = segments[segments.count / 2]
+        let name = segments[first ? 0 : segments.count / 2]
         var data = try Data(contentsOf: URL(fileURLWithPath: journal + "/" + name))
         let offsets = recordOffsets(data)
         damage(&data, offsets)
@@ -142,6 +143,21 @@ struct JournalDamageTests {
         }
         Self.expectReported(truncated, "truncated segments")
         #expect(truncated.stored.count == Self.total - cutAway, "\(truncated.summary)")
+
+        // A segment followed by another: its successor's seal says how many records it held, so
+        // a cut or damage at its very end is counted exactly.
+        var cutFromFirst = 0
+        let truncatedFirst = try await Self.reopen(run, first: true) { data, offsets in
+            let middle = offsets.count / 2
+            cutFromFirst = offsets.count - middle
+            data = data.prefix(offsets[middle] + 100)
+        }
+        Self.expectReported(truncatedFirst, "truncated segments")
+        #expect(Self.count("damaged records", in: truncatedFirst.summary) == cutFromFirst, "\(truncatedFirst.summary)")
+        #expect(truncatedFirst.stored.count == Self.total - cutFromFirst, "\(truncatedFirst.summary)")
+        let lastRecord = try await Self.reopen(run, first: true) { data, offsets in data[offsets[offsets.count - 1] + 24] ^= 0x10 }
+        Self.expectReported(lastRecord, "damaged records")
+        #expect(Self.count("damaged records", in: lastRecord.summary) == 1 && lastRecord.stored.count == Self.total - 1, "\(lastRecord.summary)")
 
         // A damaged header: nothing lost, still reported.
         let header = try await Self.reopen(run) { data, _ in data[3] ^= 0x01 }

@@ -125,17 +125,29 @@ final class EventJournal: @unchecked Sendable {
             guard let number = JournalSegment.number(fromFileName: name) else { continue }
             highest = max(highest, number)
             if let segment = try JournalSegment.openLeftover(directory: directory, name: name) {
-                if let scan = segment.scan { damage.add(scan, name: name) }
                 found.append(segment)
             } else if JournalSegment.setAsideUnreadable(directory: directory, name: name) {
                 damage.addUnreadable(name: name)
             }
         }
         found.sort { $0.number < $1.number }
+        Self.countLostLastRecords(found)
+        for segment in found { if let scan = segment.scan { damage.add(scan, name: JournalSegment.fileName(segment.number)) } }
         segments = found
         liveBytes = found.reduce(0) { $0 + $1.capacity }
         leftoverSegments = found.count
         self.damage = damage
         nextNumber = highest + 1
+    }
+
+    /// Adds to each leftover segment's losses the last records its successor's seal says it held
+    /// but that did not check (cut off, or damaged at the very end).
+    private static func countLostLastRecords(_ segments: [JournalSegment]) {
+        let byNumber = Dictionary(segments.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
+        for segment in segments {
+            guard let seal = segment.scan?.sealOfPrevious, let previous = byNumber[seal.previous],
+                  previous.format >= 3, let seen = previous.scan?.nextSequence, seal.records > seen else { continue }
+            previous.scan?.lostRecords += Int(seal.records - seen)
+        }
     }
 }

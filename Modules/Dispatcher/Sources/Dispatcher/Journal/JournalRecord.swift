@@ -10,6 +10,7 @@ import Foundation
 ///   event:   u32 kind 1 | 16-byte id | i64 timestamp (ms) | u64 shared context hash (0: none) |
 ///            u32 × 6 lengths (category, name, action, userData, own context, flags) | the six byte strings
 ///   context: u32 kind 2 | u64 hash | the shared context's JSON object
+///   seal:    u32 kind 3 | u64 previous segment's number | u32 its record count (format 3, first record)
 /// payload, format 1 (TRKJRNL1, written by earlier versions, still read):
 ///   event:   16-byte id | i64 timestamp (ms) | u32 × 6 lengths | the six byte strings (full context)
 /// ```
@@ -73,6 +74,8 @@ enum JournalRecord {
         /// An event, borrowed from the mapping read.
         case event(BorrowedEvent)
         case context(EncodedSharedContext)
+        /// A seal: how many records the previous segment holds (see ``SegmentSeal``).
+        case seal(SegmentSeal)
     }
 
     static let eventKind: UInt32 = 1
@@ -128,7 +131,7 @@ enum JournalRecord {
 
     /// Writes the sequence and checksum, then the marker and length in one store: the record
     /// exists once they are there.
-    private static func seal(_ base: UnsafeMutableRawPointer, payload: Int, salt: UInt64, sequence: UInt32) {
+    static func seal(_ base: UnsafeMutableRawPointer, payload: Int, salt: UInt64, sequence: UInt32) {
         let checksum = Self.checksum(UnsafeRawBufferPointer(start: base + frameHeader, count: payload), salt: salt, sequence: sequence)
         base.storeBytes(of: sequence.littleEndian, toByteOffset: 8, as: UInt32.self)
         base.storeBytes(of: checksum.littleEndian, toByteOffset: 12, as: UInt32.self)
@@ -190,6 +193,10 @@ enum JournalRecord {
                 guard context.hash == hash else { return nil }
                 contexts[hash] = context
                 return (.context(context), frameSize(payload: payload, header: header))
+            }
+            if kind == sealKind {
+                guard payload == sealPayload else { return nil }
+                return (.seal(SegmentSeal(body)), frameSize(payload: payload, header: header))
             }
             guard kind == eventKind, payload >= layout.fixed else { return nil }
         }

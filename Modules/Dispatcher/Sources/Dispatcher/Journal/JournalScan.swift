@@ -3,7 +3,8 @@
 struct JournalScan: Equatable {
     /// The end of the last record that checks.
     var end: Int
-    /// Records missing between two that check: the gaps in format 3 sequence numbers.
+    /// Records missing between two that check (the gaps in format 3 sequence numbers), and after
+    /// the last one when the next segment's seal says more were written.
     var lostRecords = 0
     /// Runs of bytes skipped because no record there checks.
     var damagedRegions = 0
@@ -14,6 +15,10 @@ struct JournalScan: Equatable {
     var truncated = false
     /// Whether the header was damaged (the records were read with the number in the file name).
     var headerDamaged = false
+    /// The sequence after the last record read (format 3): how many records were seen or counted lost.
+    var nextSequence: UInt32 = 0
+    /// What this segment's seal record says about the previous segment, if it has one.
+    var sealOfPrevious: JournalRecord.SegmentSeal?
 
     /// Whether anything was damaged.
     var isDamaged: Bool { lostRecords > 0 || damagedRegions > 0 || unusableRecords > 0 || truncated || headerDamaged }
@@ -37,12 +42,15 @@ struct JournalScan: Equatable {
                 if frame.sequence > expected { result.lostRecords += Int(frame.sequence - expected) }
                 expected = max(expected, frame.sequence &+ 1)
             }
-            if JournalRecord.read(at: base + offset, available: limit - offset, framing: framing, contexts: &contexts) == nil {
-                result.unusableRecords += 1
+            switch JournalRecord.read(at: base + offset, available: limit - offset, framing: framing, contexts: &contexts)?.entry {
+            case .seal(let seal)?: result.sealOfPrevious = seal
+            case nil: result.unusableRecords += 1
+            default: break
             }
             offset += JournalRecord.frameSize(payload: frame.payload, header: framing.header)
             result.end = offset
         }
+        result.nextSequence = expected
         return result
     }
 
