@@ -22,6 +22,9 @@ struct RunSummary {
     /// in memory), with why.
     var stranded: Int
     var strandedReason: String?
+    /// What the journal an earlier run left could not replay, by cause (found when the store
+    /// opened, so not a difference between start and end).
+    var journalLosses: [JournalLossCause: Int]
 
     /// The difference between counters read when the command started and when it ended.
     /// - Parameter strandedReason: why events were not in the store at the end, when known;
@@ -35,6 +38,7 @@ struct RunSummary {
         evicted = end.evicted - start.evicted
         delivered = end.delivered - start.delivered
         stranded = max(0, sent - refused - persisted)
+        journalLosses = end.journalLosses
         let inMemory = min(stranded, end.buffered)
         var places: [String] = []
         if stranded > inMemory { places.append("\(stranded - inMemory) in the journal, stored on the next start") }
@@ -43,8 +47,8 @@ struct RunSummary {
             ? [strandedReason, places.joined(separator: ", ")].compactMap { $0 }.joined(separator: ": ") : nil
     }
 
-    /// Nothing refused and nothing stranded.
-    var isComplete: Bool { refused == 0 && stranded == 0 }
+    /// Nothing refused, nothing stranded, and no damage found in the journal.
+    var isComplete: Bool { refused == 0 && stranded == 0 && journalLosses.isEmpty }
 
     /// `sent 1000, persisted 1000, refused 0, evicted 0, delivered 0, stranded 0`, followed by
     /// the reasons for anything refused or stranded.
@@ -55,6 +59,10 @@ struct RunSummary {
             text += "; refused: \(reasons)" + (lastRefusal.map { " (last: \($0))" } ?? "")
         }
         if let strandedReason { text += "; stranded: \(strandedReason)" }
+        if !journalLosses.isEmpty {
+            let causes = JournalLossCause.allCases.compactMap { cause in journalLosses[cause].map { "\($0) \(cause)" } }
+            text += "; journal lost: " + causes.joined(separator: ", ") + " (damaged files kept in the journal folder)"
+        }
         return text
     }
 }

@@ -11,7 +11,7 @@ struct DirectJournalEventTests {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: frame, alignment: 8)
         defer { buffer.deallocate() }
         buffer.initializeMemory(as: UInt8.self, repeating: 0, count: frame)
-        JournalRecord.write(source, payload: payload, to: buffer, salt: 7)
+        JournalRecord.write(source, payload: payload, to: buffer, salt: 7, sequence: 0)
         return Array(UnsafeRawBufferPointer(start: buffer, count: frame))
     }
 

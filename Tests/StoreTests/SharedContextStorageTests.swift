@@ -70,7 +70,7 @@ import Tracking
                 var contexts: [UInt64: EncodedSharedContext] = [:]
                 var offset = JournalSegment.headerSize
                 var found = 0
-                let framing = JournalRecord.Framing(format: 2, number: JournalSegment.number(fromFileName: name) ?? 0)
+                let framing = JournalRecord.Framing(format: 3, number: JournalSegment.number(fromFileName: name) ?? 0)
                 while let (entry, frame) = JournalRecord.read(at: bytes.baseAddress! + offset, available: bytes.count - offset,
                                                               framing: framing, contexts: &contexts) {
                     if case .context = entry { found += 1 }

@@ -11,6 +11,7 @@ extension Dispatcher {
         counters.sent += statistics.enqueued
         counters.persisted = statistics.persisted
         counters.duplicates = statistics.duplicates
+        counters.journalLosses = backend.ingest.journal.damage.byCause
         counters.store = backend.store.counts()
         counters.evicted = counters.store.evicted
         return counters

@@ -128,6 +128,7 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         if let recovered = backend.store.recoveredFrom {
             diagnose(.storage, "the store file was unreadable and was set aside as \(recovered); a fresh store was opened")
         }
+        if !backend.ingest.journal.damage.isEmpty { diagnose(.storage, backend.ingest.journal.damage.description) }
         for problem in backend.store.takeProtectionProblems() + backend.ingest.journal.protectionProblems {
             diagnose(.storage, "data protection: \(problem)")
         }

@@ -27,6 +27,9 @@ public struct DispatcherCounters: Sendable, Equatable {
     public var flagged = 0
     /// Events ignored because their id was already stored.
     public var duplicates = 0
+    /// What the journal an earlier run left could not replay, by cause, found when the store
+    /// opened (also reported through ``DispatcherConfiguration/onDiagnostic``).
+    public var journalLosses: [JournalLossCause: Int] = [:]
     /// What the store holds now.
     public var store = StoreCounts()
 

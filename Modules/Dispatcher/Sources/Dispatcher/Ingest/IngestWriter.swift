@@ -9,7 +9,8 @@ import Foundation
 /// it got, then deletes journal segments that are fully in the store.
 ///
 /// - On start, segments left by an earlier run are replayed into the store first (ids already
-///   there are ignored), before the writer takes new events.
+///   there are ignored), before the writer takes new events. Damaged records are stepped over;
+///   what damage took is in the journal's ``EventJournal/damage``, which the Dispatcher reports.
 /// - When the store fails (full disk, read-only folder), events wait in the journal, bounded by
 ///   ``JournalConfiguration/maxBytes``; the error is reported and the write retried with a
 ///   growing interval. When the journal cannot take an event either, ``enqueue(_:)`` returns

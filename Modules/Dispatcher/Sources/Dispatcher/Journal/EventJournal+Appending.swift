@@ -46,7 +46,8 @@ extension EventJournal {
     private func writeLocked(_ event: some JournalEventSource, payload: Int, frame: Int) throws(JournalError) -> JournalSegment {
         guard let shared = event.sharedContext else {
             let segment = try writableSegment(for: frame)
-            JournalRecord.write(event, payload: payload, to: segment.base + segment.end, salt: segment.number)
+            JournalRecord.write(event, payload: payload, to: segment.base + segment.end, salt: segment.number, sequence: segment.nextSequence)
+            segment.nextSequence &+= 1
             segment.end += frame
             return segment
         }
@@ -56,12 +57,14 @@ extension EventJournal {
         if !segment.journalledContexts.contains(shared.hash) {
             segment = try writableSegment(for: frame + contextFrame)
             if !segment.journalledContexts.contains(shared.hash) {
-                JournalRecord.write(shared, payload: contextPayload, to: segment.base + segment.end, salt: segment.number)
+                JournalRecord.write(shared, payload: contextPayload, to: segment.base + segment.end, salt: segment.number, sequence: segment.nextSequence)
+                segment.nextSequence &+= 1
                 segment.end += contextFrame
                 segment.journalledContexts.insert(shared.hash)
             }
         }
-        JournalRecord.write(event, payload: payload, to: segment.base + segment.end, salt: segment.number)
+        JournalRecord.write(event, payload: payload, to: segment.base + segment.end, salt: segment.number, sequence: segment.nextSequence)
+        segment.nextSequence &+= 1
         segment.end += frame
         return segment
     }
@@ -100,10 +103,23 @@ extension EventJournal {
         } else {
             next = try createSegmentLocked(minimumCapacity: JournalSegment.headerSize + frame)
         }
-        segments.last?.sealed = true
+        let previous = segments.last
+        previous?.sealed = true
         segments.append(next)
         liveBytes += next.capacity
+        if let previous, previous.createdHere { writeSealLocked(in: next, after: previous, reserving: frame) }
         return next
+    }
+
+    /// Writes the seal record of `previous` (how many records it holds) as the first record of
+    /// `next`, when it leaves room for the `frame`-byte record that made the rotation.
+    private func writeSealLocked(in next: JournalSegment, after previous: JournalSegment, reserving frame: Int) {
+        let sealFrame = JournalRecord.frameSize(payload: JournalRecord.sealPayload)
+        guard next.end == JournalSegment.headerSize, next.end + sealFrame + frame <= next.capacity else { return }
+        JournalRecord.write(JournalRecord.SegmentSeal(previous: previous.number, records: previous.nextSequence),
+                            to: next.base + next.end, salt: next.number, sequence: next.nextSequence)
+        next.nextSequence &+= 1
+        next.end += sealFrame
     }
 
     /// Creates segment `nextNumber` within the byte budget: full size when it fits, smaller when

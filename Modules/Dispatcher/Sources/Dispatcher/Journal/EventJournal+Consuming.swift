@@ -1,7 +1,7 @@
 import Foundation
 
 // Consuming: reading, waiting and discarding from the one consumer thread; the page work it
-// hands to its own queue; recovering.
+// hands to its own queue.
 extension EventJournal {
     /// What ``read(from:maxRecords:)`` found.
     struct Batch: Sendable {
@@ -9,7 +9,7 @@ extension EventJournal {
         var events: [EncodedEvent]
         /// Where the next read starts (after these events).
         var next: JournalPosition
-        /// Whether a damaged record was skipped (the rest of that segment is ignored).
+        /// Whether reading stopped at damage it could not step over (the rest of that segment is ignored).
         var skippedDamage: Bool
     }
 
@@ -23,7 +23,7 @@ extension EventJournal {
         var events: [BorrowedEvent]
         /// Where the next read starts (after these events).
         var next: JournalPosition
-        /// Whether a damaged record was skipped (the rest of that segment is ignored).
+        /// Whether reading stopped at damage it could not step over (the rest of that segment is ignored).
         var skippedDamage: Bool
         /// The segments the events are borrowed from.
         var segments: [JournalSegment]
@@ -161,8 +161,9 @@ extension EventJournal {
     }
 
     /// Keeps a consumed full-size segment file for reuse while fewer than ``maxFreeFiles`` wait,
-    /// otherwise deletes it.
+    /// otherwise deletes it; a damaged one is kept aside for inspection.
     private func recycleOrRemove(_ segment: JournalSegment) {
+        guard !segment.isDamaged else { return segment.keepAside() }
         let wanted = condition.withLock {
             !isClosed && segment.format >= 2 && segment.capacity == configuration.segmentBytes && freeFiles.count < Self.maxFreeFiles
         }
@@ -294,27 +295,5 @@ extension EventJournal {
         }
         unused?.remove()
         for path in free { unlink(path) }
-    }
-
-    /// Every event readable in the segments of `directory`, in order: what a restart recovers.
-    /// Reading stops, per segment, at the first zero, torn or damaged record.
-    static func recover(directory: String) throws -> [EncodedEvent] {
-        let journal = try EventJournal(directory: directory)
-        defer { journal.close() }
-        var events: [EncodedEvent] = []
-        var position = JournalPosition.start
-        while true {
-            let batch = journal.read(from: position, maxRecords: 4_096)
-            events.append(contentsOf: batch.events)
-            if batch.events.isEmpty && batch.next == position { break }
-            position = batch.next
-            if batch.events.isEmpty, !journal.hasRecords(after: position) { break }
-        }
-        return events
-    }
-
-    /// Whether records exist after `position`.
-    func hasRecords(after position: JournalPosition) -> Bool {
-        condition.withLock { hasRecordsLocked(after: position) }
     }
 }

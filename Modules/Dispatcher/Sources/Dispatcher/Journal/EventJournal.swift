@@ -19,10 +19,12 @@ import Foundation
 /// or more than half of the byte budget is in use. ``wakeConsumer()`` ends a linger at once.
 ///
 /// Faults:
-/// - On open, segments left by an earlier run are kept, sealed, readable up to their first zero
-///   or torn record, and new appends go to a fresh segment numbered above every file in the
-///   folder. A file named like a segment that is not one is removed when empty (a crash while
-///   creating it leaves that) and otherwise renamed `<name>.unreadable`, never reused.
+/// - On open, segments left by an earlier run are kept, sealed, readable up to their last record
+///   that checks (damaged records are skipped and counted in ``damage``; a damaged segment is
+///   kept as `<name>.damaged` once replayed), and new appends go to a fresh segment numbered
+///   above every file in the folder. A file named like a segment that is not one is removed when
+///   empty (a crash while creating it leaves that) and otherwise renamed `<name>.unreadable`,
+///   never reused.
 /// - A segment number taken by a file that appeared meanwhile is skipped, not fatal.
 /// - When the disk cannot hold a full-size segment, smaller ones are tried; when none fits,
 ///   appends fail with that error and creating is not tried again for a growing pause (50 ms
@@ -75,6 +77,8 @@ final class EventJournal: @unchecked Sendable {
     let configuration: JournalConfiguration
     /// Segments that an earlier run left behind, found when opening.
     let leftoverSegments: Int
+    /// The damage found in the leftover segments when opening (empty when none).
+    let damage: JournalDamage
     /// Data protection that could not be applied to a folder made when opening (for the owner to report).
     let protectionProblems: [String]
     /// How long the consumer, woken by a first record, waits for more before taking them.
@@ -111,6 +115,7 @@ final class EventJournal: @unchecked Sendable {
             throw JournalError.io(path: directory, operation: "list", errno: Int32((error as NSError).code))
         }
         var found: [JournalSegment] = []
+        var damage = JournalDamage()
         var highest = minimumSegment
         for name in names.sorted() {
             if name.hasSuffix(JournalSegment.freeSuffix) {
@@ -121,14 +126,28 @@ final class EventJournal: @unchecked Sendable {
             highest = max(highest, number)
             if let segment = try JournalSegment.openLeftover(directory: directory, name: name) {
                 found.append(segment)
-            } else {
-                JournalSegment.setAsideUnreadable(directory: directory, name: name)
+            } else if JournalSegment.setAsideUnreadable(directory: directory, name: name) {
+                damage.addUnreadable(name: name)
             }
         }
         found.sort { $0.number < $1.number }
+        Self.countLostLastRecords(found)
+        for segment in found { if let scan = segment.scan { damage.add(scan, name: JournalSegment.fileName(segment.number)) } }
         segments = found
         liveBytes = found.reduce(0) { $0 + $1.capacity }
         leftoverSegments = found.count
+        self.damage = damage
         nextNumber = highest + 1
+    }
+
+    /// Adds to each leftover segment's losses the last records its successor's seal says it held
+    /// but that did not check (cut off, or damaged at the very end).
+    private static func countLostLastRecords(_ segments: [JournalSegment]) {
+        let byNumber = Dictionary(segments.map { ($0.number, $0) }, uniquingKeysWith: { first, _ in first })
+        for segment in segments {
+            guard let seal = segment.scan?.sealOfPrevious, let previous = byNumber[seal.previous],
+                  previous.format >= 3, let seen = previous.scan?.nextSequence, seal.records > seen else { continue }
+            previous.scan?.lostRecords += Int(seal.records - seen)
+        }
     }
 }

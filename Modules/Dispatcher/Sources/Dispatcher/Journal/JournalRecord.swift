@@ -3,23 +3,37 @@ import Foundation
 /// The binary records of a journal segment.
 ///
 /// ```
-/// frame:    u32 payload length | u32 checksum | payload | zero padding to 8 bytes
-/// format 2 (segment magic TRKJRNL2):
+/// frame, format 3 (segment magic TRKJRNL3, the one written):
+///   u32 marker "JREC" | u32 payload length | u32 sequence | u32 checksum | payload | zero padding to 8 bytes
+/// frame, formats 1 and 2:  u32 payload length | u32 checksum | payload | zero padding to 8 bytes
+/// payload, formats 2 and 3:
 ///   event:   u32 kind 1 | 16-byte id | i64 timestamp (ms) | u64 shared context hash (0: none) |
 ///            u32 × 6 lengths (category, name, action, userData, own context, flags) | the six byte strings
 ///   context: u32 kind 2 | u64 hash | the shared context's JSON object
-/// format 1 (TRKJRNL1, written by earlier versions, still read):
+///   seal:    u32 kind 3 | u64 previous segment's number | u32 its record count (format 3, first record)
+/// payload, format 1 (TRKJRNL1, written by earlier versions, still read):
 ///   event:   16-byte id | i64 timestamp (ms) | u32 × 6 lengths | the six byte strings (full context)
 /// ```
-/// Little-endian. The length is written last, so a record torn by process death has either a
-/// zero length (never started) or a checksum that does not match; reading stops there. A shared
-/// context is written once per segment, before the first event that refers to it.
+/// Little-endian. The marker and length are written last, so a record torn by process death has
+/// a zero length (never started) or a checksum that does not match.
 ///
-/// Format 2 checksums are seeded with the segment number, so the records a recycled segment file
-/// held in its earlier life never pass for records of its new one.
+/// Every format 3 record is checked on its own: its checksum covers the payload, its length and
+/// its sequence (the record's index in its segment), and is seeded with the segment number, so
+/// the records a recycled file held in its earlier life never pass for records of its new one.
+/// Replay skips a damaged record by looking for the next marker whose record checks, and the
+/// gap in sequence numbers says how many records the damage took (see ``JournalScan``). Formats
+/// 1 and 2 have neither: replay finds their next record by its checksum alone, and counts the
+/// damaged region, not the records in it.
+///
+/// A shared context is written once per segment, before the first event that refers to it.
 enum JournalRecord {
-    /// Frame header bytes (length + checksum).
-    static let frameHeader = 8
+    /// Frame header bytes of the records written (format 3: marker, length, sequence, checksum).
+    static let frameHeader = 16
+    /// Frame header bytes of formats 1 and 2 (length, checksum).
+    static let legacyFrameHeader = 8
+    /// The first word of every format 3 record ("JREC" little-endian), what replay looks for
+    /// after damage.
+    static let marker: UInt32 = 0x4345_524A
 
     /// Where the fields of an event record sit in one format.
     struct Layout {
@@ -45,6 +59,8 @@ enum JournalRecord {
         let salt: UInt64
         /// Whether checksums are verified (unset for records this process wrote and published).
         let checked: Bool
+        /// The frame header bytes.
+        var header: Int { format >= 3 ? frameHeader : legacyFrameHeader }
 
         init(format: Int, number: UInt64, checked: Bool = true) {
             self.format = format
@@ -58,6 +74,8 @@ enum JournalRecord {
         /// An event, borrowed from the mapping read.
         case event(BorrowedEvent)
         case context(EncodedSharedContext)
+        /// A seal: how many records the previous segment holds (see ``SegmentSeal``).
+        case seal(SegmentSeal)
     }
 
     static let eventKind: UInt32 = 1
@@ -73,14 +91,15 @@ enum JournalRecord {
     /// The payload bytes of a context record.
     static func payloadSize(_ context: EncodedSharedContext) -> Int { contextFixedPayload + context.json.count }
 
-    /// The bytes a record of `payload` bytes occupies, padding included.
-    static func frameSize(payload: Int) -> Int { (frameHeader + payload + 7) & ~7 }
+    /// The bytes a record of `payload` bytes occupies, padding included, with `header` frame
+    /// header bytes (the written format's by default).
+    static func frameSize(payload: Int, header: Int = frameHeader) -> Int { (header + payload + 7) & ~7 }
 
     /// Writes the record for `event` (whose payload is `payload` bytes) at `base`.
     ///
     /// Straight-line code with no capturing closures: this runs on the sender's thread, and a
     /// closure capturing mutable locals costs a dynamic exclusivity check per call.
-    static func write(_ event: some JournalEventSource, payload: Int, to base: UnsafeMutableRawPointer, salt: UInt64) {
+    static func write(_ event: some JournalEventSource, payload: Int, to base: UnsafeMutableRawPointer, salt: UInt64, sequence: UInt32) {
         let layout = Layout.current
         let body = base + frameHeader
         body.storeBytes(of: eventKind.littleEndian, as: UInt32.self)
@@ -96,25 +115,27 @@ enum JournalRecord {
         text = event.action
         cursor = copy(text: &text, into: cursor, length: lengths + 8)
         _ = event.writeParts(at: cursor, lengths: lengths + 12)
-        seal(base, payload: payload, salt: salt)
+        seal(base, payload: payload, salt: salt, sequence: sequence)
     }
 
     /// Writes the record of a shared context (whose payload is `payload` bytes) at `base`.
-    static func write(_ context: EncodedSharedContext, payload: Int, to base: UnsafeMutableRawPointer, salt: UInt64) {
+    static func write(_ context: EncodedSharedContext, payload: Int, to base: UnsafeMutableRawPointer, salt: UInt64, sequence: UInt32) {
         let body = base + frameHeader
         body.storeBytes(of: contextKind.littleEndian, as: UInt32.self)
         body.storeBytes(of: context.hash.littleEndian, toByteOffset: 4, as: UInt64.self)
         context.json.withUnsafeBytes { json in
             if let start = json.baseAddress, json.count > 0 { (body + contextFixedPayload).copyMemory(from: start, byteCount: json.count) }
         }
-        seal(base, payload: payload, salt: salt)
+        seal(base, payload: payload, salt: salt, sequence: sequence)
     }
 
-    /// Writes the checksum, then the length: the record exists once the length is there.
-    private static func seal(_ base: UnsafeMutableRawPointer, payload: Int, salt: UInt64) {
-        let checksum = Self.checksum(UnsafeRawBufferPointer(start: base + frameHeader, count: payload), salt: salt)
-        base.storeBytes(of: checksum.littleEndian, toByteOffset: 4, as: UInt32.self)
-        base.storeBytes(of: UInt32(payload).littleEndian, as: UInt32.self)
+    /// Writes the sequence and checksum, then the marker and length in one store: the record
+    /// exists once they are there.
+    static func seal(_ base: UnsafeMutableRawPointer, payload: Int, salt: UInt64, sequence: UInt32) {
+        let checksum = Self.checksum(UnsafeRawBufferPointer(start: base + frameHeader, count: payload), salt: salt, sequence: sequence)
+        base.storeBytes(of: sequence.littleEndian, toByteOffset: 8, as: UInt32.self)
+        base.storeBytes(of: checksum.littleEndian, toByteOffset: 12, as: UInt32.self)
+        base.storeBytes(of: (UInt64(marker) | UInt64(payload) << 32).littleEndian, as: UInt64.self)
     }
 
     /// Copies a string's UTF-8 bytes to `cursor`, writes their count at `length`, returns the end.
@@ -131,17 +152,25 @@ enum JournalRecord {
         return cursor + source.count
     }
 
-    /// The payload size of a valid record at `base` (length and checksum checked, nothing
-    /// decoded), or `nil` at a zero, torn or damaged record.
-    /// With `checked` unset, the checksum is not verified (records this process wrote and published).
-    private static func validPayload(at base: UnsafeRawPointer, available: Int, minimum: Int, framing: Framing) -> Int? {
-        guard available >= frameHeader + minimum else { return nil }
-        let payload = Int(UInt32(littleEndian: base.loadUnaligned(as: UInt32.self)))
-        guard payload >= minimum, frameHeader + payload <= available else { return nil }
-        guard framing.checked else { return payload }
-        let stored = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
-        guard stored == checksum(UnsafeRawBufferPointer(start: base + frameHeader, count: payload), salt: framing.salt) else { return nil }
-        return payload
+    /// The payload size and sequence of a valid record at `base` (marker, length and checksum
+    /// checked, nothing decoded), or `nil` at a zero, torn or damaged record. Formats 1 and 2
+    /// have no sequence (0). With `checked` unset, the checksum is not verified (records this
+    /// process wrote and published).
+    static func validFrame(at base: UnsafeRawPointer, available: Int, framing: Framing) -> (payload: Int, sequence: UInt32)? {
+        let minimum = framing.format >= 2 ? contextFixedPayload : Layout.legacy.fixed
+        let header = framing.header
+        guard available >= header + minimum else { return nil }
+        let lengthOffset = framing.format >= 3 ? 4 : 0
+        if framing.format >= 3, UInt32(littleEndian: base.loadUnaligned(as: UInt32.self)) != marker { return nil }
+        let payload = Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: lengthOffset, as: UInt32.self)))
+        guard payload >= minimum, header + payload <= available else { return nil }
+        let sequence = framing.format >= 3 ? UInt32(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt32.self)) : 0
+        guard framing.checked else { return (payload, sequence) }
+        let stored = UInt32(littleEndian: base.loadUnaligned(fromByteOffset: header - 4, as: UInt32.self))
+        let bytes = UnsafeRawBufferPointer(start: base + header, count: payload)
+        let expected = framing.format >= 3 ? checksum(bytes, salt: framing.salt, sequence: sequence) : checksum(bytes, salt: framing.salt)
+        guard stored == expected else { return nil }
+        return (payload, sequence)
     }
 
     /// Reads the record at `base`, with `available` bytes before the end of valid data, in a
@@ -152,20 +181,22 @@ enum JournalRecord {
     static func read(at base: UnsafeRawPointer, available: Int, framing: Framing,
                      contexts: inout [UInt64: EncodedSharedContext]) -> (entry: Entry, frame: Int)? {
         let layout = framing.format >= 2 ? Layout.current : Layout.legacy
-        let minimum = framing.format >= 2 ? contextFixedPayload : layout.fixed
-        guard let payload = validPayload(at: base, available: available, minimum: minimum, framing: framing) else {
-            return nil
-        }
-        let body = base + frameHeader
+        guard let payload = validFrame(at: base, available: available, framing: framing)?.payload else { return nil }
+        let header = framing.header
+        let body = base + header
         if layout.kind != nil {
             let kind = UInt32(littleEndian: body.loadUnaligned(as: UInt32.self))
             if kind == contextKind {
                 let hash = UInt64(littleEndian: body.loadUnaligned(fromByteOffset: 4, as: UInt64.self))
-                if let known = contexts[hash] { return (.context(known), frameSize(payload: payload)) }
+                if let known = contexts[hash] { return (.context(known), frameSize(payload: payload, header: header)) }
                 let context = EncodedSharedContext(json: Array(UnsafeRawBufferPointer(start: body + contextFixedPayload, count: payload - contextFixedPayload)))
                 guard context.hash == hash else { return nil }
                 contexts[hash] = context
-                return (.context(context), frameSize(payload: payload))
+                return (.context(context), frameSize(payload: payload, header: header))
+            }
+            if kind == sealKind {
+                guard payload == sealPayload else { return nil }
+                return (.seal(SegmentSeal(body)), frameSize(payload: payload, header: header))
             }
             guard kind == eventKind, payload >= layout.fixed else { return nil }
         }
@@ -201,7 +232,7 @@ enum JournalRecord {
             flags: take(lengths.5),
             sharedContext: shared
         )
-        return (.event(event), frameSize(payload: payload))
+        return (.event(event), frameSize(payload: payload, header: header))
     }
 
     /// Reads the records between `start` and `limit` of a mapped segment framed as `framing`: at most
@@ -218,8 +249,10 @@ enum JournalRecord {
     }
 
     /// Like ``readEvents(in:from:to:framing:maxRecords:emitFrom:contexts:)``, handing each event to
-    /// `emit` borrowed from the mapping (valid while the mapping is).
-    /// - Returns: the offset after the events, and whether reading stopped at a damaged record.
+    /// `emit` borrowed from the mapping (valid while the mapping is). Damage is stepped over in a
+    /// checked segment (see ``JournalScan``, which counted it when the segment was opened).
+    /// - Returns: the offset after the events, and whether reading stopped at a damaged record
+    ///   it could not step over.
     @inline(__always)
     static func readBorrowed(in base: UnsafeRawPointer, from start: Int, to limit: Int, framing: Framing, maxRecords: Int,
                              emitFrom: Int = 0, contexts: inout [UInt64: EncodedSharedContext],
@@ -228,7 +261,19 @@ enum JournalRecord {
         var position = start
         while emitted < maxRecords, position < limit {
             guard let (entry, frame) = read(at: base + position, available: limit - position, framing: framing, contexts: &contexts) else {
-                return (position, true)
+                // A whole record whose content cannot be used (an unknown shared context): step over it.
+                if let valid = validFrame(at: base + position, available: limit - position, framing: framing) {
+                    position += frameSize(payload: valid.payload, header: framing.header)
+                    continue
+                }
+                // On to the next record that checks (by its marker and checksum; formats 1 and 2,
+                // which have no marker, by their checksum alone).
+                guard framing.checked,
+                      let next = JournalScan.nextValid(in: base, from: position + 8, to: limit, framing: framing) else {
+                    return (position, true)
+                }
+                position = next
+                continue
             }
             if case .event(let event) = entry, position >= emitFrom {
                 emit(event)
@@ -237,48 +282,5 @@ enum JournalRecord {
             position += frame
         }
         return (position, false)
-    }
-
-    /// The end of the readable records from `start` on, collecting the context records.
-    static func scanEnd(in base: UnsafeRawPointer, from start: Int, to limit: Int, framing: Framing,
-                        contexts: inout [UInt64: EncodedSharedContext]) -> Int {
-        var offset = start
-        let minimum = framing.format >= 2 ? contextFixedPayload : Layout.legacy.fixed
-        while let payload = validPayload(at: base + offset, available: limit - offset, minimum: minimum, framing: framing) {
-            if framing.format >= 2, UInt32(littleEndian: (base + offset + frameHeader).loadUnaligned(as: UInt32.self)) == contextKind {
-                guard read(at: base + offset, available: limit - offset, framing: framing, contexts: &contexts) != nil else { break }
-            }
-            offset += frameSize(payload: payload)
-        }
-        return offset
-    }
-
-    /// A fast 32-bit checksum over 8-byte words (multiply–xorshift), seeded with the length and `salt`.
-    static func checksum(_ bytes: UnsafeRawBufferPointer, salt: UInt64 = 0) -> UInt32 {
-        UInt32(truncatingIfNeeded: hash64(bytes, seed: salt))
-    }
-
-    /// A fast 64-bit hash over 8-byte words (multiply–xorshift), seeded with the length and
-    /// `seed`; never 0.
-    static func hash64(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
-        guard let base = bytes.baseAddress else { return 0x5EED }
-        let count = bytes.count
-        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(count) ^ (seed &* 0xD6E8_FEB8_6659_FD93)
-        var offset = 0
-        while offset + 8 <= count {
-            hash = (hash ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
-            hash ^= hash >> 29
-            offset += 8
-        }
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while offset < count {
-            tail |= UInt64(base.load(fromByteOffset: offset, as: UInt8.self)) << shift
-            shift += 8
-            offset += 1
-        }
-        hash = (hash ^ tail) &* 0xC4CE_B9FE_1A85_EC53
-        hash ^= hash >> 32
-        return hash == 0 ? 0x5EED : hash
     }
 }

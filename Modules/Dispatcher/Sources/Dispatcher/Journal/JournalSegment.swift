@@ -18,20 +18,23 @@ import Darwin
 /// however far the sender is ahead of the writer.
 ///
 /// Header (16 bytes): the magic and the segment number, little-endian. The magic names the
-/// record format (see ``JournalRecord``): `TRKJRNL2` for the segments written now, `TRKJRNL1`
-/// for those an earlier version left, which are still read.
+/// record format (see ``JournalRecord``): `TRKJRNL3` for the segments written now, `TRKJRNL2`
+/// and `TRKJRNL1` for those earlier versions left, which are still read.
 final class JournalSegment: @unchecked Sendable {
     // Safe: the mapping is written only under the journal's lock, and read only below an end
     // offset published under that lock; `end` and `sealed` are guarded by the journal's lock.
     static let headerSize = 16
-    static let magic: UInt64 = 0x324C_4E52_4A4B_5254 // "TRKJRNL2" little-endian
+    static let magic: UInt64 = 0x334C_4E52_4A4B_5254 // "TRKJRNL3" little-endian
+    /// The magic of format 2 segments (no record marker or sequence: reading stops at damage).
+    static let format2Magic: UInt64 = 0x324C_4E52_4A4B_5254 // "TRKJRNL2" little-endian
     /// The magic of format 1 segments (full context in every event record).
     static let legacyMagic: UInt64 = 0x314C_4E52_4A4B_5254 // "TRKJRNL1" little-endian
 
     /// The record format of a segment whose header starts with `magic`, or `nil` when it is not one.
     static func format(magic value: UInt64) -> Int? {
         switch value {
-        case magic: 2
+        case magic: 3
+        case format2Magic: 2
         case legacyMagic: 1
         default: nil
         }
@@ -41,8 +44,14 @@ final class JournalSegment: @unchecked Sendable {
     let path: String
     let capacity: Int
     let base: UnsafeMutableRawPointer
-    /// The record format (2 for new segments, 1 for those an earlier version left).
+    /// The record format (3 for new segments, 2 or 1 for those earlier versions left).
     let format: Int
+    /// The sequence number of the next record written (guarded by the journal's lock).
+    var nextSequence: UInt32 = 0
+    /// What opening found in a segment left by an earlier run (`nil` for one created here).
+    var scan: JournalScan?
+    /// Whether damage was found: the file is kept aside once replayed, not deleted.
+    var isDamaged: Bool { scan?.isDamaged ?? false }
     /// The shared contexts written in this segment (guarded by the journal's lock).
     var journalledContexts: Set<UInt64> = []
     /// The shared contexts read from this segment so far (touched only by the consumer).
@@ -77,7 +86,7 @@ final class JournalSegment: @unchecked Sendable {
         return UInt64(name.dropFirst(8).dropLast(8))
     }
 
-    private init(number: UInt64, path: String, capacity: Int, base: UnsafeMutableRawPointer, format: Int, end: Int, sealed: Bool) {
+    init(number: UInt64, path: String, capacity: Int, base: UnsafeMutableRawPointer, format: Int, end: Int, sealed: Bool) {
         self.number = number
         createdHere = !sealed
         self.format = format
@@ -114,7 +123,7 @@ final class JournalSegment: @unchecked Sendable {
     private static func fresh(_ descriptor: Int32, mappedFrom mappedPath: String, number: UInt64, path: String,
                               capacity: Int) throws(JournalError) -> JournalSegment {
         let base = try map(descriptor, capacity: capacity, path: mappedPath, populate: false)
-        let segment = JournalSegment(number: number, path: path, capacity: capacity, base: base, format: 2, end: headerSize, sealed: false)
+        let segment = JournalSegment(number: number, path: path, capacity: capacity, base: base, format: 3, end: headerSize, sealed: false)
         segment.populateAhead(of: 0)
         base.storeBytes(of: magic.littleEndian, as: UInt64.self)
         base.storeBytes(of: number.littleEndian, toByteOffset: 8, as: UInt64.self)
@@ -150,45 +159,8 @@ final class JournalSegment: @unchecked Sendable {
     /// - Returns: whether it moved.
     func retire(to freePath: String) -> Bool { rename(path, freePath) == 0 }
 
-    /// Opens a segment left by an earlier run, sealed, with its end at the first zero, torn or
-    /// damaged record. Returns `nil` when the file is not a segment (wrong size or magic).
-    static func openLeftover(directory: String, name: String) throws(JournalError) -> JournalSegment? {
-        guard let number = number(fromFileName: name) else { return nil }
-        let path = directory + "/" + name
-        let descriptor = open(path, O_RDWR | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .io(path: path, operation: "open", errno: errno) }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw .io(path: path, operation: "stat", errno: errno) }
-        let size = Int(info.st_size)
-        guard size >= headerSize + 8 else { return nil }
-        let base = try map(descriptor, capacity: size, path: path, populate: true)
-        guard let format = format(magic: UInt64(littleEndian: base.loadUnaligned(as: UInt64.self))),
-              UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) == number else {
-            munmap(base, size)
-            return nil
-        }
-        let segment = JournalSegment(number: number, path: path, capacity: size, base: base, format: format, end: size, sealed: true)
-        segment.end = JournalRecord.scanEnd(in: base, from: headerSize, to: size, framing: segment.framing, contexts: &segment.readContexts)
-        return segment
-    }
-
-    /// Moves a file named like a segment that is not one out of the way: removed when it is too
-    /// short to hold a record (a process killed while creating it leaves an empty file), otherwise
-    /// renamed `<name>.unreadable` and kept. Either way its number is never reused.
-    static func setAsideUnreadable(directory: String, name: String) {
-        let path = directory + "/" + name
-        var info = stat()
-        guard stat(path, &info) == 0 else { return }
-        if Int(info.st_size) < headerSize + 8 {
-            unlink(path)
-        } else {
-            _ = rename(path, path + ".unreadable")
-        }
-    }
-
     /// Maps a segment file, its (already cached) pages faulted in now when `populate` is set (Linux).
-    private static func map(_ descriptor: Int32, capacity: Int, path: String, populate: Bool) throws(JournalError) -> UnsafeMutableRawPointer {
+    static func map(_ descriptor: Int32, capacity: Int, path: String, populate: Bool) throws(JournalError) -> UnsafeMutableRawPointer {
         #if os(Linux)
         let flags = populate ? MAP_SHARED | MAP_POPULATE : MAP_SHARED
         #else
