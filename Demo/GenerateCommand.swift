@@ -11,7 +11,8 @@ import Wishlist
 /// [--drain-on-signal [--drain-timeout SECONDS]]`: load through the ``Analytics`` runtime with
 /// the default configuration, no delivery. The last line counts sent, persisted, refused (with
 /// the reasons), evicted and stranded, what a damaged journal lost, and the CPU time used; the
-/// exit status is 1 when anything was refused or stranded, or the journal was damaged.
+/// exit status is 1 when anything was refused, evicted (dropped by the queue bounds: data never
+/// delivered) or stranded, or the journal was damaged.
 ///
 /// The events go to the runtime's Dispatcher (`analytics.dispatcher`) through a plain
 /// reporter, not through `analytics.reporter(for:)`: this is the load and crash-safety tool,
@@ -31,8 +32,9 @@ enum GenerateCommand {
         Sends N events across the three features from N threads through the Analytics runtime
         on PATH with the default configuration, without delivering. The last line (standard
         error) counts sent, persisted, refused (with the reasons), evicted and stranded.
-        Exit 0 when every event reached the store, 1 if any was refused or stranded or the
-        journal an earlier run left was damaged, 2 on a usage mistake. With --drain-on-signal, SIGTERM or SIGINT ends the run by that signal
+        Exit 0 when every event reached the store, 1 if any was refused, evicted by the queue
+        bounds or stranded, or the journal an earlier run left was damaged, 2 on a usage mistake.
+        With --drain-on-signal, SIGTERM or SIGINT ends the run by that signal
         once everything sent is in the store (at most the drain timeout later).
         """,
         options: [

@@ -47,17 +47,20 @@ struct RunSummary {
             ? [strandedReason, places.joined(separator: ", ")].compactMap { $0 }.joined(separator: ": ") : nil
     }
 
-    /// Nothing refused, nothing stranded, and no damage found in the journal.
-    var isComplete: Bool { refused == 0 && stranded == 0 && journalLosses.isEmpty }
+    /// Nothing refused, evicted or stranded, and no damage found in the journal. An evicted
+    /// event was accepted and then dropped by the queue bounds: it will never be delivered, so
+    /// a run that evicted is not complete.
+    var isComplete: Bool { refused == 0 && evicted == 0 && stranded == 0 && journalLosses.isEmpty }
 
     /// `sent 1000, persisted 1000, refused 0, evicted 0, delivered 0, stranded 0`, followed by
-    /// the reasons for anything refused or stranded.
+    /// the reasons for anything refused, evicted or stranded.
     var line: String {
         var text = "sent \(sent), persisted \(persisted), refused \(refused), evicted \(evicted), delivered \(delivered), stranded \(stranded)"
         if refused > 0 {
             let reasons = refusals.sorted { $0.value > $1.value }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
             text += "; refused: \(reasons)" + (lastRefusal.map { " (last: \($0))" } ?? "")
         }
+        if evicted > 0 { text += "; evicted: the oldest pending events, dropped by the queue bounds, will never be delivered" }
         if let strandedReason { text += "; stranded: \(strandedReason)" }
         if !journalLosses.isEmpty {
             let causes = JournalLossCause.allCases.compactMap { cause in journalLosses[cause].map { "\($0) \(cause)" } }

@@ -25,9 +25,22 @@ extension Dispatcher {
             return full || initial
         }
         if wantsDelivery { backend?.scheduler?.request() }
-        if !outcome.evicted.isEmpty {
-            diagnose(.storage, "evicted \(outcome.evicted.count) oldest pending events to respect the queue bounds")
+        if !outcome.evicted.isEmpty { reportEviction(outcome.evicted.count, at: now) }
+    }
+
+    /// Eviction is reported at most once a second, with the running total: a store at its
+    /// bound evicts on every insert, and a line per insert would flood the log.
+    private func reportEviction(_ count: Int, at now: Date) {
+        let total: Int? = lock.withLock {
+            state.evictedSoFar += count
+            guard (state.lastEvictionReport.map { now.timeIntervalSince($0) >= 1 } ?? true) else { return nil }
+            state.lastEvictionReport = now
+            return state.evictedSoFar
         }
+        guard let total else { return }
+        let batch = configuration.batch
+        diagnose(.storage, "evicted the oldest pending events to respect the queue bounds (maxQueueSize \(batch.maxQueueSize), "
+            + "maxQueueBytes \(batch.maxQueueBytes)); \(total) evicted so far")
     }
 
     /// `ids` except the `duplicates` the store skipped, hashing nothing when there are none (the

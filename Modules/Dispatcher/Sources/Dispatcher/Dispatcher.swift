@@ -55,6 +55,9 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         /// Why the journal last refused an event, while it does.
         var journalProblem: String?
         var lastRefusalReport: Date?
+        /// Events evicted since this Dispatcher started, and when eviction was last reported.
+        var evictedSoFar = 0
+        var lastEvictionReport: Date?
     }
 
     /// Opens the store (setting a corrupt file aside), replays what a killed run left in the

@@ -61,7 +61,12 @@ extension EventStore {
 
     /// Opens the file, sets WAL (checked) and the schema, reads the counters and releases in-flight rows.
     func openFile() throws {
-        if let problem = try FileProtection.createFile(atPath: path) { protectionProblems.append(problem) }
+        let isNew = EventStoreSignature.classify(path) == .new
+        if isNew {
+            try createAtomically()
+        } else if let problem = try FileProtection.createFile(atPath: path) {
+            protectionProblems.append(problem)
+        }
         let database = try SQLiteDatabase(path: path)
         self.database = database
         // 16 KiB pages, for a new file only (an existing one keeps its size): a row costs SQLite
@@ -91,6 +96,8 @@ extension EventStore {
         if try database.scalarInt("PRAGMA application_id") != Int64(EventStoreSignature.applicationID) {
             try database.execute("PRAGMA application_id = \(EventStoreSignature.applicationID)")
         }
+        // A new file has no write-ahead log yet: made now, by one write, not by the first insert.
+        if isNew { try database.execute(EventStoreSchema.setVersion) }
         counters = try readCounters(database)
         idsAreUnique = try database.scalarInt(EventStoreSchema.hasUniqueIndex) ?? 0 > 0
         contextCache = [:]

@@ -9,7 +9,10 @@ import Darwin
 ///
 /// Every store this project creates carries `PRAGMA application_id` =
 /// ``EventStoreSignature/applicationID`` (bytes 68–71 of the SQLite header). An existing file is:
-/// - ``Kind/new`` when missing or empty (0 bytes): a store is created in it;
+/// - ``Kind/new`` when missing, empty (0 bytes), or a SQLite database with nothing in it (no
+///   schema, application id 0, and no frame in its write-ahead log: what a process killed during
+///   a store's first open left before stores were created under a temporary name): a store is
+///   built beside it and renamed over it;
 /// - ``Kind/own`` when it is a SQLite database with this application id, or one written by an
 ///   older version of this project (application id 0 and an `events` table; or, when its schema
 ///   cannot be read, the schema's `user_version` 1…current), or an empty SQLite database (no
@@ -24,7 +27,7 @@ enum EventStoreSignature {
 
     /// What a file at a store path is.
     enum Kind: Equatable {
-        /// Missing or empty: a new store.
+        /// Missing, empty, or a SQLite database with nothing in it: a new store.
         case new
         /// A store of this project (perhaps damaged past its header).
         case own
@@ -62,7 +65,15 @@ enum EventStoreSignature {
         let identifier = bigEndian(68)
         if identifier == applicationID { return .own }
         if identifier != 0 { return .foreign(reason: "a SQLite database of another application (application_id \(identifier))") }
+        // No schema in the file (cookie 0, version 0) and no frame in its log: nothing at all.
+        if bigEndian(40) == 0, bigEndian(60) == 0, !hasLogFrames(path) { return .new }
         return probe(path, headerVersion: Int64(bigEndian(60)))
+    }
+
+    /// Whether `<path>-wal` holds more than its 32-byte header, i.e. at least one frame.
+    private static func hasLogFrames(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path + "-wal", &info) == 0 && Int(info.st_size) > 32
     }
 
     /// Asks SQLite, read-only, for what the main file's header may not show yet (a store whose
