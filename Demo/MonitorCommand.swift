@@ -3,8 +3,8 @@ import Foundation
 
 /// `demo monitor --store PATH [--format table|json|csv] [--status …] [--sort …] [--order …] [--limit N]`.
 ///
-/// Exports (`json`, `csv`) are complete: every matching event, paged through the store, unless
-/// `--limit N` is given. The table shows the first `--limit` rows (1,000 by default) and, when
+/// Exports (`json`, `csv`) are complete: every matching event, paged through one consistent
+/// state of the store (each id exactly once, even beside a live writer), unless `--limit N` is given. The table shows the first `--limit` rows (1,000 by default) and, when
 /// that is not all, ends with `showing N of M`. Events still only in the journal (after a crash)
 /// are listed as pending, "in journal". Only an existing event store is read, and never written.
 enum MonitorCommand {
@@ -52,26 +52,15 @@ enum MonitorCommand {
         }
         let status = EventStatus(rawValue: statusText)
         let query = StoreQuery(status: status, sort: sort, ascending: order == "asc")
+        // One consistent reading of the store, even beside a live writer: each id exactly once.
         guard format == "table" else {
             var writer = MonitorExportWriter(format: format)
-            var offset = 0
-            while true {
-                let wanted = min(pageSize, (givenLimit ?? Int.max) - offset)
-                guard wanted > 0 else { break }
-                var page = query
-                page.limit = wanted
-                page.offset = offset
-                let records = try store.records(page)
-                try writer.write(records)
-                offset += records.count
-                if records.count < wanted { break }
-            }
+            try store.export(query, pageSize: pageSize, limit: givenLimit) { records in try writer.write(records) }
             try writer.finish()
             return 0
         }
-        var page = query
-        page.limit = givenLimit ?? 1_000
-        let records = try store.records(page)
+        var records: [MonitorRecord] = []
+        try store.export(query, pageSize: pageSize, limit: givenLimit ?? 1_000) { records += $0 }
         say(MonitorExport.table(records), terminator: "")
         say("\(store.counts())")
         let total = try store.count(matching: query)
