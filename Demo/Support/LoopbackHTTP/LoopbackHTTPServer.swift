@@ -15,42 +15,6 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     // Safe: the mutable state (`script`, `recorded`, counters, `stopped`, `connections`) is only
     // touched while holding `lock`; `listener` and `port` are fixed after init.
 
-    /// What the server does with one request.
-    public enum Action: Sendable, Equatable {
-        /// Answers with a status, headers and body.
-        case respond(status: Int, headers: [String: String] = [:], body: Data = Data())
-        /// Closes the connection without answering.
-        case drop
-        /// Holds the request for this many seconds without answering, then closes.
-        case stall(seconds: Double)
-
-        /// `200` with `{"success":true}`.
-        public static let ok = Action.respond(status: 200, headers: ["Content-Type": "application/json"],
-                                              body: Data(#"{"success":true}"#.utf8))
-    }
-
-    /// A request as the server received it.
-    public struct Request: Sendable {
-        /// The method.
-        public var method: String
-        /// The request target, for example `/v1/batch`.
-        public var path: String
-        /// Header fields, names lowercased.
-        public var headers: [String: String]
-        /// The body (empty when body recording is off).
-        public var body: Data
-        /// The body's length in bytes.
-        public var bodyLength: Int
-        /// The action taken.
-        public var action: Action
-    }
-
-    /// Why the server could not start.
-    public struct StartError: Error, CustomStringConvertible {
-        /// What failed, with `errno`.
-        public var description: String
-    }
-
     /// The port, chosen by the kernel.
     public let port: UInt16
     /// `http://127.0.0.1:<port>`.
@@ -233,47 +197,20 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         }
     }
 
-    private struct Head {
-        var method: String
-        var path: String
-        var headers: [String: String]
-        var contentLength: Int
-        /// Where the body starts in the connection's buffer.
-        var bodyStart: Int
-    }
-
     /// Reads until a full request head is buffered and parses it; the head stays in `buffer`.
-    private func readHead(_ connection: Int32, _ buffer: inout [UInt8], chunk: inout [UInt8]) -> Head? {
+    private func readHead(_ connection: Int32, _ buffer: inout [UInt8], chunk: inout [UInt8]) -> HTTPRequestHead? {
         var searchFrom = 0
         while true {
             var index = max(0, searchFrom - 3)
             while index + 4 <= buffer.count {
                 if buffer[index] == 13, buffer[index + 1] == 10, buffer[index + 2] == 13, buffer[index + 3] == 10 {
-                    return parseHead(buffer[0..<index], bodyStart: index + 4)
+                    return HTTPRequestHead.parse(buffer[0..<index], bodyStart: index + 4)
                 }
                 index += 1
             }
             searchFrom = buffer.count
             guard receive(connection, &buffer, chunk: &chunk) else { return nil }
         }
-    }
-
-    /// Parses a request line and header fields (names lowercased, values trimmed).
-    private func parseHead(_ bytes: ArraySlice<UInt8>, bodyStart: Int) -> Head? {
-        let lines = bytes.split(separator: 10, omittingEmptySubsequences: false).map { line in
-            String(decoding: line.last == 13 ? line.dropLast() : line, as: UTF8.self)
-        }
-        let requestLine = lines.first?.split(separator: " ") ?? []
-        guard requestLine.count >= 2 else { return nil }
-        var headers: [String: String] = [:]
-        for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            let value = line[line.index(after: colon)...].drop { $0 == " " || $0 == "\t" }
-            headers[line[..<colon].lowercased()] = String(value.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
-        }
-        let length = headers["content-length"].flatMap { Int($0) } ?? 0
-        return Head(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers,
-                    contentLength: max(0, length), bodyStart: bodyStart)
     }
 
     private func readBody(_ connection: Int32, _ buffer: inout [UInt8], upTo end: Int, chunk: inout [UInt8]) -> Bool {
