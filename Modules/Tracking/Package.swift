@@ -14,6 +14,7 @@ let package = Package(
         // MARK: Tracking: the core, zero dependencies
         .target(
             name: "Tracking",
+            resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]
         ),
         // MARK: TrackingTestKit: recording plugin, expectations, journey snapshots

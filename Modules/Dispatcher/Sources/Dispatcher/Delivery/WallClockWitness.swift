@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+import Tracking
 
 /// Watches the wall clock against a clock that only moves forward with real time (counting
 /// sleep), so that an event's age can be judged without trusting a clock a person set.
@@ -20,7 +18,7 @@ final class WallClockWitness: @unchecked Sendable {
     private var lowestStep: TimeInterval = 0
 
     /// Starts watching from `wall`, with `steady` as the forward-only clock (seconds).
-    init(wall: Date = Date(), steady: @escaping @Sendable () -> TimeInterval = WallClockWitness.secondsSinceBoot) {
+    init(wall: Date = Date(), steady: @escaping @Sendable () -> TimeInterval = SteadyClock.secondsSinceBoot) {
         self.steady = steady
         wallAtStart = wall
         steadyAtStart = steady()
@@ -41,18 +39,5 @@ final class WallClockWitness: @unchecked Sendable {
         }
         let doubt = step - lowest
         return doubt.isFinite ? max(0, doubt) : 0
-    }
-
-    /// Seconds since boot, counting sleep: `CLOCK_BOOTTIME` on Linux, `CLOCK_MONOTONIC` on Apple
-    /// platforms (where it counts sleep); never stepped by setting the date.
-    static func secondsSinceBoot() -> TimeInterval {
-        var time = timespec()
-        #if canImport(Glibc)
-        let clock = CLOCK_BOOTTIME
-        #else
-        let clock = CLOCK_MONOTONIC
-        #endif
-        guard clock_gettime(clock, &time) == 0 else { return ProcessInfo.processInfo.systemUptime }
-        return TimeInterval(time.tv_sec) + TimeInterval(time.tv_nsec) / 1_000_000_000
     }
 }

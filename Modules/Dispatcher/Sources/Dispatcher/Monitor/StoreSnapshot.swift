@@ -75,23 +75,7 @@ final class StoreSnapshot {
     /// The journal's events as pending rows, each id once, without the ids the snapshot's tables
     /// hold, in the query's order.
     private static func journalRows(_ events: [EncodedEvent], store: EventStore, query: StoreQuery) throws -> [StoredEvent] {
-        var seen = Set<UUID>()
-        let unique = events.filter { seen.insert($0.id).inserted }
-        var stored = Set<UUID>()
-        var start = 0
-        while start < unique.count {
-            let ids = unique[start..<min(unique.count, start + 10_000)].map(\.id)
-            start += ids.count
-            let list = EventStoreSchema.literals(ids)
-            try store.withDatabase { database in
-                let select = try database.prepare(
-                    "SELECT id FROM events WHERE id IN (\(list)) UNION ALL SELECT id FROM delivered WHERE id IN (\(list))")
-                while try select.step() { if let id = select.uuid(0) { stored.insert(id) } }
-            }
-        }
-        let rows = unique.filter { !stored.contains($0.id) }.map { event in
-            StoredEvent(sequence: 0, event: event, status: .pending, attempts: 0, createdAt: event.timestamp, isInJournal: true)
-        }
+        let rows = try store.notYetStored(events)
         let ordered: [StoredEvent] = switch query.sort {
         case .category: rows.enumerated().sorted { ($0.element.event.category, $0.offset) < ($1.element.event.category, $1.offset) }.map(\.element)
         case .name: rows.enumerated().sorted { ($0.element.event.name, $0.offset) < ($1.element.event.name, $1.offset) }.map(\.element)

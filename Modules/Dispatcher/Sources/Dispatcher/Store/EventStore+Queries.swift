@@ -84,12 +84,20 @@ extension EventStore {
     /// position, drops ids seen twice and ids the store already holds, and keeps the result.
     func readJournal() throws -> [StoredEvent] {
         let position = try metadata(IngestWriter.positionKey).flatMap(JournalPosition.init) ?? .start
+        let rows = try notYetStored(JournalReader.events(in: path + ".journal", after: position))
+        lock.withLock { journalRows = rows }
+        return rows
+    }
+
+    /// `events` as pending rows of the journal, each id once, without the ids the store's tables
+    /// hold (looked up 10,000 at a time), in their order.
+    func notYetStored(_ events: [EncodedEvent]) throws -> [StoredEvent] {
         var seen = Set<UUID>()
-        let events = JournalReader.events(in: path + ".journal", after: position).filter { seen.insert($0.id).inserted }
+        let unique = events.filter { seen.insert($0.id).inserted }
         var stored = Set<UUID>()
         var start = 0
-        while start < events.count {
-            let ids = events[start..<min(events.count, start + 10_000)].map(\.id)
+        while start < unique.count {
+            let ids = unique[start..<min(unique.count, start + 10_000)].map(\.id)
             start += ids.count
             let list = EventStoreSchema.literals(ids)
             try withDatabase { database in
@@ -98,11 +106,9 @@ extension EventStore {
                 while try select.step() { if let id = select.uuid(0) { stored.insert(id) } }
             }
         }
-        let rows = events.filter { !stored.contains($0.id) }.map { event in
+        return unique.filter { !stored.contains($0.id) }.map { event in
             StoredEvent(sequence: 0, event: event, status: .pending, attempts: 0, createdAt: event.timestamp, isInJournal: true)
         }
-        lock.withLock { journalRows = rows }
-        return rows
     }
 
     /// The tables ``query(_:)`` reads.

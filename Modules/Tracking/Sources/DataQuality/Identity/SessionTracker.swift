@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 
 /// The locked, persisted home of the session state: hydration asks it for each event's session.
 ///

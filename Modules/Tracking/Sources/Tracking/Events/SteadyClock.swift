@@ -4,11 +4,12 @@ import Glibc
 import Foundation
 
 /// A clock that only moves forward with real time, counting sleep, and that setting the date
-/// does not step: what session idle time is measured with while the process lives.
-enum SteadyClock {
+/// does not step: what elapsed time inside the app is measured with (session idle time, how far
+/// the wall clock stepped).
+public enum SteadyClock {
     /// Seconds since boot: `CLOCK_BOOTTIME` on Linux, `CLOCK_MONOTONIC` on Apple platforms (where
-    /// it counts sleep).
-    static func secondsSinceBoot() -> TimeInterval {
+    /// it counts sleep); `ProcessInfo.systemUptime` should the clock be unreadable.
+    public static func secondsSinceBoot() -> TimeInterval {
         var time = timespec()
         #if canImport(Glibc)
         let clock = CLOCK_BOOTTIME
