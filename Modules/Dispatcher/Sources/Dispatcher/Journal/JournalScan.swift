@@ -33,7 +33,14 @@ struct JournalScan: Equatable {
         while offset < limit {
             guard let frame = JournalRecord.validFrame(at: base + offset, available: limit - offset, framing: framing) else {
                 // Zeros (or a torn record) with no record after them: the end of the records.
-                guard let next = nextValid(in: base, from: offset + 8, to: limit, framing: framing) else { break }
+                guard let next = nextValid(in: base, from: offset + 8, to: limit, framing: framing) else {
+                    if framing.format >= 3 {
+                        let lost = publishedAtTail(in: base, from: offset, to: limit, framing: framing, expected: expected)
+                        result.lostRecords += Int(lost)
+                        expected &+= lost
+                    }
+                    break
+                }
                 result.damagedRegions += 1
                 offset = next
                 continue
