@@ -34,7 +34,9 @@ struct DispatcherBackend: Sendable {
             if let destination = configuration.destination {
                 let worker = DeliveryWorker(
                     queue: store, destination: destination,
-                    configuration: DeliveryWorkerConfiguration(deliverySize: batch.deliverySize, retryPolicy: configuration.retryPolicy),
+                    configuration: DeliveryWorkerConfiguration(
+                        deliverySize: batch.deliverySize, retryPolicy: configuration.retryPolicy,
+                        clockBaseline: ClockBaseline.adopt(in: store)),
                     observer: onAttempt
                 )
                 scheduler = DeliveryScheduler(worker: worker, flushInterval: batch.flushInterval, onReport: onReport)

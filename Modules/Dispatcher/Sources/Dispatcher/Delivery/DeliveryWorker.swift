@@ -81,7 +81,7 @@ actor DeliveryWorker {
         storeQueue = BlockingQueue(label: "Dispatcher.delivery." + destination.name)
         overlapQueue = BlockingQueue(label: "Dispatcher.delivery." + destination.name + ".overlap")
         // Started now, so a clock set afterwards is seen as a step when events are aged.
-        clockWitness = WallClockWitness(wall: configuration.clock())
+        clockWitness = WallClockWitness(wall: configuration.clock(), since: configuration.clockBaseline)
     }
 
     /// Delivers due events until none is left, a batch fails, or `deadline` passes.

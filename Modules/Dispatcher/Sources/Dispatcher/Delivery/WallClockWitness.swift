@@ -17,11 +17,14 @@ final class WallClockWitness: @unchecked Sendable {
     private let steady: @Sendable () -> TimeInterval
     private var lowestStep: TimeInterval = 0
 
-    /// Starts watching from `wall`, with `steady` as the forward-only clock (seconds).
-    init(wall: Date = Date(), steady: @escaping @Sendable () -> TimeInterval = SteadyClock.secondsSinceBoot) {
+    /// Starts watching from `wall`, with `steady` as the forward-only clock (seconds), or from
+    /// `baseline`, an earlier reading on this boot (see ``ClockBaseline``), so that a step made
+    /// before this process started is seen too.
+    init(wall: Date = Date(), steady: @escaping @Sendable () -> TimeInterval = SteadyClock.secondsSinceBoot,
+         since baseline: ClockBaseline? = nil) {
         self.steady = steady
-        wallAtStart = wall
-        steadyAtStart = steady()
+        wallAtStart = baseline?.wall ?? wall
+        steadyAtStart = baseline?.steady ?? steady()
     }
 
     /// How many seconds of any age read at `now` steps of the wall clock may account for: never
