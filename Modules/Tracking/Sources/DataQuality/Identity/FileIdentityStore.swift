@@ -140,7 +140,7 @@ final class FileIdentityStore: IdentityStore, @unchecked Sendable {
     }
 
     /// Gives a file or folder `completeUntilFirstUserAuthentication` (iOS family; elsewhere nothing).
-    private static func protect(_ path: String) {
+    static func protect(_ path: String) {
         #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
         try? FileManager.default.setAttributes(
             [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication], ofItemAtPath: path)
