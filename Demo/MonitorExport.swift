@@ -13,6 +13,9 @@ enum MonitorExport {
     }
 
     /// CSV with a header row (RFC 4180 quoting); userData, context and flags as JSON text.
+    /// Control characters are escaped (``TerminalText``), and a cell that a spreadsheet would
+    /// run as a formula (starting with `=`, `+`, `-` or `@`) is prefixed with `'` and quoted, as
+    /// OWASP recommends against CSV injection.
     static func csv(_ records: [MonitorRecord]) -> String {
         var lines = ["id,category,name,action,status,attempts,createdAt,timestamp,nextAttemptAt,lastError,flags,userData,context"]
         for record in records {
@@ -27,7 +30,7 @@ enum MonitorExport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A fixed-width table for a terminal.
+    /// A fixed-width table for a terminal; control characters in the cells are escaped.
     static func table(_ records: [MonitorRecord]) -> String {
         let header = ["ID (END)", "CATEGORY", "NAME", "ACTION", "STATUS", "TRIES", "CREATED", "FLAGS / ERROR"]
         var rows = [header]
@@ -36,8 +39,8 @@ enum MonitorExport {
                 .joined(separator: " ")
             rows.append([
                 String(EventID.text(record.id).suffix(12)), record.category, record.name, record.action,
-                record.status.rawValue, String(record.attempts), record.createdAt, String(note.prefix(60)),
-            ])
+                record.status.rawValue, String(record.attempts), record.createdAt, String(TerminalText.escaping(note).prefix(60)),
+            ].map(TerminalText.escaping))
         }
         var widths = [Int](repeating: 0, count: header.count)
         for row in rows { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) } }
@@ -48,8 +51,12 @@ enum MonitorExport {
         }.joined(separator: "\n") + "\n"
     }
 
+    /// One CSV cell: control characters escaped, a formula neutralised, quoted when needed.
     private static func quote(_ field: String) -> String {
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
-        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        var cell = TerminalText.escaping(field)
+        let formula = cell.first.map { "=+-@".contains($0) } ?? false
+        if formula { cell = "'" + cell }
+        guard formula || cell.contains(where: { $0 == "," || $0 == "\"" }) else { return cell }
+        return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

@@ -108,7 +108,7 @@ struct AnalyticsQualityEffectTests {
         await analytics.close()
     }
 
-    @Test("redaction keys and mode: hash replaces the value (salted with appId), remove deletes the key; other keys stay")
+    @Test("redaction keys and mode: hash replaces the value (keyed per installation), remove deletes the key; other keys stay")
     func redactionKeysAndMode() async throws {
         func stored(mode: QualityConfiguration.Redaction, appID: String = "app") async throws -> UserData {
             let directory = try TemporaryDirectory(prefix: "analytics-effect-redaction")
@@ -125,12 +125,12 @@ struct AnalyticsQualityEffectTests {
             return userData
         }
         let hashed = try await stored(mode: .hash)
-        #expect(hashed["email"]?.stringValue?.hasPrefix("sha256:") == true, "\(hashed)")
-        #expect(hashed["iban"]?.stringValue?.hasPrefix("sha256:") == true)
+        #expect(hashed["email"]?.stringValue?.hasPrefix("hmac:") == true, "\(hashed)")
+        #expect(hashed["iban"]?.stringValue?.hasPrefix("hmac:") == true)
         #expect(hashed["password"] == "hunter2", "only the configured keys are redacted")
         #expect(hashed["plan"] == "pro")
         let otherSalt = try await stored(mode: .hash, appID: "other-app")
-        #expect(otherSalt["email"] != hashed["email"], "the hash is salted with the app id")
+        #expect(otherSalt["email"] != hashed["email"], "each installation has its own key")
 
         let removed = try await stored(mode: .remove)
         #expect(removed["email"] == nil && removed["iban"] == nil)

@@ -47,7 +47,7 @@ struct DataQualityStackTests {
             .send(name: .registration, action: .submitted, userData: ["email": "not-an-address"])
         let event = try #require(recorder.events.first)
         #expect(event.hasFlag("bad_format"))
-        #expect(event.userData["email"]?.stringValue?.hasPrefix("sha256:") == true)
+        #expect(event.userData["email"]?.stringValue?.hasPrefix("hmac:") == true)
         let violations = try #require(throws: ContractViolations.self) { try quality.validator?.assertNoViolations() }
         #expect(!violations.description.contains("not-an-address"))
         #expect(!quality.diagnostics.snapshot().recentIssues.contains { $0.message.contains("not-an-address") })

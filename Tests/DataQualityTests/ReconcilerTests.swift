@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import DataQuality
 import TestSupport
+import Tracking
 
 @Suite("Reconciliation")
 struct ReconcilerTests {
@@ -69,5 +70,13 @@ struct ReconcilerTests {
         let b = try folder.write(theirs, to: "b.ndjson")
         #expect(try Reconciler().reconcile(ours: a, theirs: b).matched == 2)
         #expect(throws: (any Error).self) { try Reconciler().reconcile(ours: a, theirs: folder.file("absent")) }
+    }
+
+    @Test func aReportPrintsNoControlCharacterFromTheFiles() {
+        let ours = #"{"id":"a\u001b[2J\nforged","category":"C\u009b8m"}"# + "\n"
+        let theirs = #"{"id":"b\u001b]0;title\u0007","category":"C"}"# + "\n"
+        let text = Reconciler().reconcile(ours: Data(ours.utf8), theirs: Data(theirs.utf8)).description
+        #expect(!text.unicodeScalars.contains { $0 != "\n" && TerminalText.isControl($0) }, "\(text.debugDescription)")
+        #expect(text.contains("a\\u{1B}[2j\\nforged") && text.contains("b\\u{1B}]0;title\\u{7}"), "\(text)")
     }
 }

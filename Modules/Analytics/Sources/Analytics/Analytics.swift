@@ -125,9 +125,10 @@ public final class Analytics: Sendable {
             ? CurrentDeviceInfo(initial: device, center: platform.notifications) : nil
         let recipe = StackRecipe(
             configuration: configuration.quality, contract: contract, diagnostics: diagnostics,
-            application: application, device: device, currentDevice: currentDevice, providers: contextProviders)
+            application: application, device: device, currentDevice: currentDevice, providers: contextProviders,
+            redactionKeyPath: StackRecipe.redactionKeyPath(of: storePath))
         let provisional = waiting ? ProvisionalIdentityStore() : nil
-        gate = StartGate(stack: recipe.make(store: provisional ?? Self.metadataStore(of: dispatcher)),
+        gate = StartGate(stack: recipe.make(store: provisional ?? Self.metadataStore(of: dispatcher), readingKey: !waiting),
                          waiting: waiting, capacity: configuration.batch.overflowQueueSize)
         self.plugins = plugins + [dispatcher]
         callReporter = EventReporter(plugins: self.plugins, processors: waiting ? [gate] : gate.stack.processors)

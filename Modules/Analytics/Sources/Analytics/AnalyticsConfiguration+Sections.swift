@@ -7,7 +7,8 @@ extension AnalyticsConfiguration {
     public struct Redaction: Sendable, Equatable, Codable {
         /// userData and context keys whose values are redacted. Default `password`, `email`, `phone`.
         public var keys: [String]
-        /// Replace with a salted hash (default) or remove the key.
+        /// Replace with a keyed hash under the installation's secret key, `<store>.redaction-key`
+        /// (default: pseudonymisation, equal values match within one installation), or remove the key.
         public var mode: QualityConfiguration.Redaction
 
         /// Creates redaction settings.

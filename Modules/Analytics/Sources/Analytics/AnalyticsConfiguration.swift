@@ -40,7 +40,7 @@ public struct AnalyticsConfiguration: Sendable, Equatable {
     /// ``defaultStorePath``), never to the working directory; on Linux, to the working directory,
     /// or to the configuration file's folder when loaded from one.
     public var storePath: String
-    /// The application id: Snowplow's `aid`, and the salt of hashed redactions. JSON key `appId`.
+    /// The application id: Snowplow's `aid`. JSON key `appId`.
     public var appID: String
     /// Where events are delivered. Default ``DestinationSettings/none``: stored, not delivered.
     public var destination: DestinationSettings

@@ -12,11 +12,27 @@ struct StackRecipe: Sendable {
     /// The device kept current by the system's locale and time-zone notifications, if observed.
     let currentDevice: CurrentDeviceInfo?
     let providers: [any ContextProvider]
+    /// The file of the installation's secret key of hashed redactions, beside the store.
+    let redactionKeyPath: String
 
-    /// A stack over `store`, reporting to the runtime's one ``Diagnostics``.
-    func make(store: any IdentityStore) -> DataQualityStack {
-        DataQualityStack(
+    /// The file of the redaction key of the store at `storePath`: `<store>.redaction-key`.
+    static func redactionKeyPath(of storePath: String) -> String { storePath + ".redaction-key" }
+
+    /// A stack over `store`, reporting to the runtime's one ``Diagnostics``. With `readingKey`
+    /// (the store is readable), hashed redactions use the installation's key, made on first use;
+    /// otherwise, or when the key file cannot be used (reported), a key of this stack's own.
+    func make(store: any IdentityStore, readingKey: Bool = true) -> DataQualityStack {
+        var key: RedactionKey?
+        if readingKey, configuration.redaction == .hash, !configuration.sensitiveKeys.isEmpty {
+            do {
+                key = try RedactionKey.loadOrCreate(atPath: redactionKeyPath)
+            } catch {
+                diagnostics.record(.storage, code: "redaction_key", message: "\(error); hashes match only until the process ends")
+            }
+        }
+        return DataQualityStack(
             configuration: configuration, store: store, contract: contract, diagnostics: diagnostics,
-            application: application, device: device, currentDevice: currentDevice, providers: providers)
+            application: application, device: device, currentDevice: currentDevice, providers: providers,
+            redactionKey: key)
     }
 }

@@ -41,6 +41,9 @@ public final class DataQualityStack: Sendable {
     ///   - currentDevice: the device kept current (replaces `device`): hydration follows its
     ///     locale and time-zone changes.
     ///   - providers: custom context providers.
+    ///   - redactionKey: the installation's secret key of hashed redactions (see
+    ///     ``RedactionKey/loadOrCreate(atPath:)``); `nil` hashes under a random key of this
+    ///     stack's own, so hashes match only within its lifetime.
     public init(
         configuration: QualityConfiguration,
         store: any IdentityStore,
@@ -50,7 +53,8 @@ public final class DataQualityStack: Sendable {
         application: ApplicationInfo = .current(),
         device: DeviceInfo = .current(),
         currentDevice: CurrentDeviceInfo? = nil,
-        providers: [any ContextProvider] = []
+        providers: [any ContextProvider] = [],
+        redactionKey: RedactionKey? = nil
     ) {
         self.configuration = configuration
         self.diagnostics = diagnostics
@@ -79,18 +83,21 @@ public final class DataQualityStack: Sendable {
         ))
         if !configuration.sensitiveKeys.isEmpty {
             let strategy: Redactor.Strategy = configuration.redaction == .remove
-                ? .remove : .hash(salt: configuration.appID)
+                ? .remove : .hash(key: redactionKey ?? .random())
             stages.append(Redactor(sensitiveKeys: configuration.sensitiveKeys, strategy: strategy))
         }
         stages.append(DiagnosticsTally(diagnostics))
         processors = stages
     }
 
-    /// Builds the stack with a `FileIdentityStore` at `folder/identity.json`.
-    /// - Throws: ``IdentityStoreError`` when the file cannot be used.
+    /// Builds the stack with a `FileIdentityStore` at `folder/identity.json`, hashing redacted
+    /// values under the installation's key in `folder/redaction.key`.
+    /// - Throws: ``IdentityStoreError`` when a file cannot be used.
     public convenience init(configuration: QualityConfiguration, folder: URL, contract: DataContract? = nil) throws {
         let store = try FileIdentityStore(url: folder.appendingPathComponent("identity.json"))
-        self.init(configuration: configuration, store: store, contract: contract)
+        let key = configuration.redaction == .hash
+            ? try RedactionKey.loadOrCreate(atPath: folder.appendingPathComponent("redaction.key").path) : nil
+        self.init(configuration: configuration, store: store, contract: contract, redactionKey: key)
     }
 
     /// Forgets every identifier, the session, opt-out and consent; observers of ``privacy``

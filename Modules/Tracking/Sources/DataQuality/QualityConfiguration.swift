@@ -8,7 +8,8 @@ import Foundation
 public struct QualityConfiguration: Sendable, Equatable {
     /// What `Redactor` does with sensitive values.
     public enum Redaction: String, Sendable, Codable, CaseIterable {
-        /// Replace with a hash salted with the app id (see `Redactor.Strategy.hash`).
+        /// Replace with `hmac:` and a keyed hash under the installation's secret ``RedactionKey``:
+        /// pseudonymisation (equal values match within one installation), not anonymisation.
         case hash
         /// Remove the key.
         case remove
@@ -17,7 +18,8 @@ public struct QualityConfiguration: Sendable, Equatable {
     /// The keys redacted unless a configuration says otherwise: `password`, `email`, `phone`.
     public static let defaultSensitiveKeys = ["password", "email", "phone"]
 
-    /// The application id; it salts hashed redactions.
+    /// The application id (Snowplow's `aid`). Hashed redactions do not use it: they are keyed
+    /// with the installation's secret ``RedactionKey``.
     public var appID: String
     /// Inactivity in the foreground that ends a session, in seconds.
     public var foregroundTimeout: TimeInterval

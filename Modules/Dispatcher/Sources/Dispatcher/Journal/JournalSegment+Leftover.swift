@@ -15,7 +15,7 @@ extension JournalSegment {
     static func openLeftover(directory: String, name: String) throws(JournalError) -> JournalSegment? {
         guard let number = number(fromFileName: name) else { return nil }
         let path = directory + "/" + name
-        let descriptor = open(path, O_RDWR | O_CLOEXEC)
+        let descriptor = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { throw .io(path: path, operation: "open", errno: errno) }
         defer { close(descriptor) }
         var info = stat()

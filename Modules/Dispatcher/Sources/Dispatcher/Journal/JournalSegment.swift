@@ -102,7 +102,7 @@ final class JournalSegment: @unchecked Sendable {
     /// Creates a new, zero-filled segment of `capacity` bytes.
     static func create(directory: String, number: UInt64, capacity: Int) throws(JournalError) -> JournalSegment {
         let path = directory + "/" + fileName(number)
-        let descriptor = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, FileProtection.fileMode)
+        let descriptor = open(path, O_CREAT | O_EXCL | O_NOFOLLOW | O_RDWR | O_CLOEXEC, FileProtection.fileMode)
         guard descriptor >= 0 else { throw .io(path: path, operation: "create", errno: errno) }
         defer { close(descriptor) }
         _ = fchmod(descriptor, FileProtection.fileMode)
@@ -143,7 +143,7 @@ final class JournalSegment: @unchecked Sendable {
     /// - Throws: when the file is not `capacity` bytes or the name is taken (the free file stays).
     static func reuse(_ freePath: String, directory: String, number: UInt64, capacity: Int) throws(JournalError) -> JournalSegment {
         let path = directory + "/" + fileName(number)
-        let descriptor = open(freePath, O_RDWR | O_CLOEXEC)
+        let descriptor = open(freePath, O_RDWR | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { throw .io(path: freePath, operation: "open", errno: errno) }
         defer { close(descriptor) }
         var info = stat()

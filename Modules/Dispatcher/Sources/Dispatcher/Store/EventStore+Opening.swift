@@ -29,6 +29,8 @@ extension EventStore {
         guard FileManager.default.fileExists(atPath: path) else {
             throw StoreError.cannotOpen(path: path, reason: "no store file to read", errno: ENOENT)
         }
+        // Reading a FIFO or a device would block or mislead; a link to a store may be read.
+        try RegularFile.require(path, followingLinks: true)
         switch EventStoreSignature.classify(path) {
         case .foreign(let reason): throw StoreError.notAStore(path: path, reason: reason)
         case .new: throw StoreError.cannotOpen(path: path, reason: "the store file is empty", errno: nil)

@@ -107,6 +107,9 @@ final class EventStore: DeliveryQueue, @unchecked Sendable {
             if path.isEmpty || (FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue) {
                 throw StoreError.cannotOpen(path: path, reason: "the store path must name a file, not a folder", errno: EISDIR)
             }
+            // A device, a FIFO or a symbolic link (to anything) is refused before anything is
+            // created, locked or changed; so are such companions of the store.
+            for file in [path, path + "-wal", path + "-shm"] { try RegularFile.require(file) }
             switch EventStoreSignature.classify(path) {
             case .foreign(let reason): throw StoreError.notAStore(path: path, reason: reason)
             case .unreadable(let code): throw StoreError.cannotOpen(path: path, reason: "cannot read the store file: \(FileProtection.describe(code))", errno: code)

@@ -28,10 +28,13 @@ final class StoreLock: @unchecked Sendable {
     ///   ``StoreError/cannotOpen(path:reason:errno:)`` when the lock file cannot be made.
     init(storePath: String) throws(StoreError) {
         path = storePath + ".lock"
-        let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, FileProtection.fileMode)
-        guard descriptor >= 0 else {
-            let code = errno
-            throw .cannotOpen(path: path, reason: "cannot create the lock file: \(FileProtection.describe(code))", errno: code)
+        // Never through a symbolic link, and only a regular file: a link planted in the folder
+        // must not make this run truncate or change the mode of another file.
+        let descriptor: Int32
+        switch RegularFile.openFile(path, flags: O_CREAT | O_RDWR) {
+        case .success(let opened): descriptor = opened
+        case .failure(let failure):
+            throw .cannotOpen(path: path, reason: "cannot create the lock file: \(failure.reason)", errno: failure.errno)
         }
         _ = fchmod(descriptor, FileProtection.fileMode)
         protectionProblem = FileProtection.protect(path)

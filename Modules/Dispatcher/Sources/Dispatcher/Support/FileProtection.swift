@@ -65,24 +65,27 @@ enum FileProtection {
     }
 
     /// Creates `path` as an empty owner-only file if it does not exist, and sets mode 0600 on it
-    /// either way (independent of the umask).
+    /// either way (independent of the umask). Never through a symbolic link, and only a regular
+    /// file (``RegularFile``).
     /// - Returns: the protection problem met, if any.
     /// - Throws: ``StoreError/cannotOpen(path:reason:errno:)`` when it cannot be created.
     @discardableResult
     static func createFile(atPath path: String) throws(StoreError) -> String? {
-        let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, fileMode)
-        guard descriptor >= 0 else {
-            let code = errno
-            throw .cannotOpen(path: path, reason: "cannot create file: \(describe(code))", errno: code)
+        let descriptor: Int32
+        switch RegularFile.openFile(path, flags: O_CREAT | O_RDWR) {
+        case .success(let opened): descriptor = opened
+        case .failure(let failure): throw .cannotOpen(path: path, reason: "cannot create file: \(failure.reason)", errno: failure.errno)
         }
         _ = fchmod(descriptor, fileMode)
         close(descriptor)
         return protect(path)
     }
 
-    /// Sets mode 0600 on `path` if it exists.
+    /// Sets mode 0600 on `path` if it is a regular file (never through a symbolic link).
     static func restrict(_ path: String) {
-        _ = chmod(path, fileMode)
+        guard case .success(let descriptor) = RegularFile.openFile(path, flags: O_RDONLY) else { return }
+        _ = fchmod(descriptor, fileMode)
+        close(descriptor)
     }
 
     /// Applies `completeUntilFirstUserAuthentication` to a file or folder (iOS family; elsewhere

@@ -39,7 +39,7 @@ struct ContractFindings: Sendable {
         var result = self
         result.ruleFindings = ruleFindings.map { found in
             guard found.actual != nil, redacted.contains(found.field.lowercased()) else { return found }
-            return Finding(code: found.code, field: found.field, expected: found.expected, actual: "(redacted)")
+            return Finding(code: found.code, field: found.field, expected: found.expected, actual: SensitiveKeyMatcher.maskedText)
         }
         return result
     }

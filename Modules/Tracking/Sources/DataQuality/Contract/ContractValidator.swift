@@ -37,18 +37,20 @@ public struct ContractValidator: InPlaceEventProcessor {
     private let diagnostics: Diagnostics?
     private let recorder = ViolationRecorder()
     private let compiled: CompiledContract
-    private let redactedFields: Set<String>
+    /// The sensitive keys: their values never appear in a violation, at any depth.
+    private let redactedFields: SensitiveKeyMatcher
 
     /// Creates a validator.
     /// - Parameters:
     ///   - contract: the contract.
     ///   - mode: ``Mode/lenient`` in production, ``Mode/strict`` in tests.
     ///   - diagnostics: where each violation is reported as a validation issue.
-    ///   - redactedFields: fields whose values never appear in a violation (sensitive keys,
-    ///     any case): messages say `(redacted)` instead.
+    ///   - redactedFields: keys whose values never appear in a violation (sensitive keys,
+    ///     any case), at any depth: a field's own value, and the value of such a key inside an
+    ///     object or array that is described, show as `(redacted)`.
     public init(_ contract: DataContract, mode: Mode = .lenient, diagnostics: Diagnostics? = nil, redactedFields: some Sequence<String> = [String]()) {
         self.contract = contract
-        self.redactedFields = Set(redactedFields.map { $0.lowercased() })
+        self.redactedFields = SensitiveKeyMatcher(redactedFields)
         self.mode = mode
         self.diagnostics = diagnostics
         compiled = CompiledContract(contract)
@@ -111,7 +113,7 @@ public struct ContractValidator: InPlaceEventProcessor {
     /// report. `fields` are the fields checked (`nil` for an unknown category, which has no
     /// unknown fields).
     private func report(_ findings: ContractFindings, on event: inout TrackedEvent, fields: CompiledFields?) -> ContractReport {
-        let shown = findings.redactingActualValues(of: redactedFields)
+        let shown = findings.redactingActualValues(of: redactedFields.keys)
         // Room for these flags and one more: a later stage's (a duplicate) then needs no copy.
         event.flags.reserveCapacity(event.flags.count + shown.count + 1)
         if let fields {
@@ -129,11 +131,11 @@ public struct ContractValidator: InPlaceEventProcessor {
     private func check(_ value: UserDataValue, of key: String, against compiledRule: CompiledFields.Rule, into findings: inout ContractFindings) {
         // Read through the shared rule, not a copy of it (which would retain each of its parts).
         guard compiledRule.rule.type.accepts(value) else {
-            findings.add(.wrongType, key, compiledRule.rule.type.rawValue, actual: "\(value.typeName) \(value)")
+            findings.add(.wrongType, key, compiledRule.rule.type.rawValue, actual: "\(value.typeName) \(redactedFields.masking(value))")
             return
         }
         if compiledRule.rule.allowed != nil, !compiledRule.rule.isAllowed(value) {
-            findings.add(.valueNotAllowed, key, compiledRule.expectation, actual: value.description)
+            findings.add(.valueNotAllowed, key, compiledRule.expectation, actual: redactedFields.masking(value).description)
         }
         if let format = compiledRule.rule.format, let text = value.stringValue,
            !format.matches(text, compiled: compiledRule.pattern) {

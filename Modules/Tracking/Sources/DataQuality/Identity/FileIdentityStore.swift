@@ -87,7 +87,9 @@ final class FileIdentityStore: IdentityStore, @unchecked Sendable {
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         let data = (try? encoder.encode(contents)) ?? Data("{}".utf8)
         let temporary = url.path + ".tmp-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // Made anew, never through a symbolic link planted under the temporary name.
+        unlink(temporary)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw systemError("create", temporary) }
         var failed: IdentityStoreError?
         data.withUnsafeBytes { buffer in
@@ -140,7 +142,7 @@ final class FileIdentityStore: IdentityStore, @unchecked Sendable {
     }
 
     /// Gives a file or folder `completeUntilFirstUserAuthentication` (iOS family; elsewhere nothing).
-    private static func protect(_ path: String) {
+    static func protect(_ path: String) {
         #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
         try? FileManager.default.setAttributes(
             [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication], ofItemAtPath: path)

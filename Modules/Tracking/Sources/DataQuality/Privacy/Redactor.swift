@@ -13,9 +13,12 @@ struct Redactor: InPlaceEventProcessor {
     enum Strategy: Sendable, Equatable {
         /// The key is removed.
         case remove
-        /// The value is replaced by `sha256:` and the first 16 hex digits of the SHA-256 of the
-        /// salt followed by the value's JSON: equal values still match, the value is not readable.
-        case hash(salt: String)
+        /// The value is replaced by `hmac:` and the first 16 hex digits of the HMAC-SHA256 of the
+        /// value (its text, or its JSON) under the installation's secret ``RedactionKey``: equal
+        /// values still match within one installation, and without the key nobody can test a
+        /// guess. Pseudonymisation, not anonymisation: the installation itself can still link
+        /// a value to its hash.
+        case hash(key: RedactionKey)
     }
 
     /// The sensitive keys, lowercased.
@@ -37,8 +40,8 @@ struct Redactor: InPlaceEventProcessor {
     /// Creates a redactor.
     /// - Parameters:
     ///   - sensitiveKeys: the keys to redact, any case.
-    ///   - strategy: remove or hash; hashing with an empty salt by default.
-    public init(sensitiveKeys: some Sequence<String>, strategy: Strategy = .hash(salt: "")) {
+    ///   - strategy: remove or hash; hashing under a new random key by default.
+    public init(sensitiveKeys: some Sequence<String>, strategy: Strategy = .hash(key: .random())) {
         matcher = SensitiveKeyMatcher(sensitiveKeys)
         self.strategy = strategy
     }
@@ -69,8 +72,8 @@ struct Redactor: InPlaceEventProcessor {
         for (key, value) in data {
             if isSensitive(key) {
                 if result == nil { result = data }
-                if case .hash(let salt) = strategy {
-                    result?[key] = .string(Self.hash(value, salt: salt))
+                if case .hash(let secret) = strategy {
+                    result?[key] = .string(Self.hash(value, key: secret))
                 } else {
                     result?.removeValue(forKey: key)
                 }
@@ -109,10 +112,10 @@ struct Redactor: InPlaceEventProcessor {
         return builtInObjectKeys.contains { $0.utf8.count == length && $0 == key }
     }
 
-    /// The replacement for a hashed value: `sha256:` and 16 hex digits.
-    public static func hash(_ value: UserDataValue, salt: String) -> String {
+    /// The replacement for a hashed value: `hmac:` and 16 hex digits of its HMAC-SHA256 under `key`.
+    public static func hash(_ value: UserDataValue, key: RedactionKey) -> String {
         let text = value.stringValue ?? JSONText.encode(value)
-        return "sha256:" + SHA256Digest.hex(salt + text).prefix(16)
+        return "hmac:" + SHA256Digest.hex(of: HMACSHA256.code(key: key.bytes, message: text.utf8)).prefix(16)
     }
 }
 

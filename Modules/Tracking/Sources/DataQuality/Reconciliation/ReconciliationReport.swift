@@ -1,3 +1,5 @@
+import Tracking
+
 /// The result of comparing two event streams: ours and a control's.
 public struct ReconciliationReport: Sendable, Equatable, CustomStringConvertible {
     /// A field whose value differs between the two sides for one event.
@@ -93,7 +95,8 @@ public struct ReconciliationReport: Sendable, Equatable, CustomStringConvertible
         func section(_ title: String, _ items: [String]) {
             guard !items.isEmpty else { return }
             lines.append("\(title) (\(items.count)):")
-            lines.append(contentsOf: items.map { "  " + $0 })
+            // Ids and values come from the files compared: shown with control characters escaped.
+            lines.append(contentsOf: items.map { "  " + TerminalText.escaping($0) })
         }
         section("Missing from ours (control has them)", missing)
         section("Extra in ours (control lacks them)", extra)

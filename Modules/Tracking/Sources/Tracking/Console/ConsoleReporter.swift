@@ -4,7 +4,9 @@ import Foundation
 ///
 /// `[Cart] checkout · pay  {"quantity":2}`: category, name, action and userData, plus any flags;
 /// screen and identify calls read `[screen] Basket  {"step":2}` and `[identify] {"plan":"pro"}`.
-/// Colour is used only when writing to a terminal.
+/// Colour is used only when writing to a terminal. Control characters in what an event carries
+/// (category, name, action, userData, flags) are printed escaped (``TerminalText``), so an event
+/// cannot drive the terminal or forge a line.
 public struct ConsoleReporter: EventReporterPlugin {
     private let output: ConsoleOutput
     private let colors: Bool
@@ -38,21 +40,23 @@ public struct ConsoleReporter: EventReporterPlugin {
     /// event, `[screen] Name  {properties}` for a screen call (an empty name shows as `""`),
     /// `[identify] {traits}` for an identify call; then `  ⚑ flags`, if any.
     public func format(_ event: TrackedEvent) -> String {
-        let flags = event.flags.isEmpty ? "" : "  ⚑ " + event.flags.map(\.description).joined(separator: ", ")
+        let safe = TerminalText.escaping
+        let flags = event.flags.isEmpty ? "" : "  ⚑ " + safe(event.flags.map(\.description).joined(separator: ", "))
         let head: (tag: String, title: String?)
         let data: String
         switch event.kind {
         case .track:
-            data = event.userData.isEmpty ? "" : "  " + JSONText.encode(.object(event.userData))
-            guard colors else { return "[\(event.category)] \(event.name) · \(event.action)\(data)\(flags)" }
-            return "\u{1B}[1;36m[\(event.category)]\u{1B}[0m \u{1B}[1m\(event.name)\u{1B}[0m · \(event.action)"
+            data = event.userData.isEmpty ? "" : "  " + safe(JSONText.encode(.object(event.userData)))
+            let (category, name, action) = (safe(event.category), safe(event.name), safe(event.action))
+            guard colors else { return "[\(category)] \(name) · \(action)\(data)\(flags)" }
+            return "\u{1B}[1;36m[\(category)]\u{1B}[0m \u{1B}[1m\(name)\u{1B}[0m · \(action)"
                 + "\u{1B}[2m\(data)\u{1B}[0m" + (flags.isEmpty ? "" : "\u{1B}[33m\(flags)\u{1B}[0m")
         case .screen:
-            head = ("[screen]", event.name.isEmpty ? "\"\"" : event.name)
-            data = event.userData.isEmpty ? "" : "  " + JSONText.encode(.object(event.userData))
+            head = ("[screen]", event.name.isEmpty ? "\"\"" : safe(event.name))
+            data = event.userData.isEmpty ? "" : "  " + safe(JSONText.encode(.object(event.userData)))
         case .identify:
             head = ("[identify]", nil)
-            data = event.userData.isEmpty ? "" : " " + JSONText.encode(.object(event.userData))
+            data = event.userData.isEmpty ? "" : " " + safe(JSONText.encode(.object(event.userData)))
         }
         guard colors else { return head.tag + (head.title.map { " " + $0 } ?? "") + data + flags }
         return "\u{1B}[1;36m\(head.tag)\u{1B}[0m" + (head.title.map { " \u{1B}[1m\($0)\u{1B}[0m" } ?? "")

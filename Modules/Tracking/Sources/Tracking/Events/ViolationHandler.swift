@@ -17,7 +17,8 @@ public struct ViolationHandler: Sendable {
     /// (the flag still travels with the event to the store and the wire).
     public static let standard = ViolationHandler { event, flag in
         #if DEBUG
-        FileHandle.standardError.write(Data("Tracking: \(event.category) sent an invalid event: \(flag)\n".utf8))
+        let line = TerminalText.escaping("Tracking: \(event.category) sent an invalid event: \(flag)")
+        FileHandle.standardError.write(Data((line + "\n").utf8))
         #endif
     }
 

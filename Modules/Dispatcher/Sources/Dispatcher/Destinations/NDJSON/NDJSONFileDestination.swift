@@ -93,13 +93,20 @@ public struct NDJSONFileDestination: Destination, CustomStringConvertible {
     private func append(_ bytes: [UInt8]) throws(NDJSONFileError) {
         let folder = fileURL.deletingLastPathComponent()
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            // Each missing folder 0700 from the start, whatever the umask.
+            try FileProtection.createDirectory(atPath: folder.path)
         } catch {
-            throw NDJSONFileError(operation: "create folder", path: folder.path, code: 0, detail: "\(error)")
+            var code: Int32 = 0
+            if case .cannotOpen(_, _, let number) = error { code = number ?? 0 }
+            throw NDJSONFileError(operation: "create folder", path: folder.path, code: code, detail: "\(error)")
         }
-        let descriptor = open(fileURL.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw NDJSONFileError(operation: "open", path: fileURL.path, code: errno) }
+        // Never through a symbolic link, and only a regular file.
+        let descriptor: Int32
+        switch RegularFile.openFile(fileURL.path, flags: O_WRONLY | O_APPEND | O_CREAT) {
+        case .success(let opened): descriptor = opened
+        case .failure(let failure):
+            throw NDJSONFileError(operation: "open", path: fileURL.path, code: failure.errno, detail: failure.reason)
+        }
         defer { close(descriptor) }
         var written = 0
         while written < bytes.count {
