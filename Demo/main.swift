@@ -1,6 +1,12 @@
+import Dispatcher
 import Foundation
 
 /// The `demo` command: a scripted journey by default, subcommands for the rest.
 let arguments = Array(CommandLine.arguments.dropFirst())
+// Before the first `await`: past this point a missing thread or descriptor cannot be reported.
+if let shortage = Dispatcher.resourceShortage() {
+    FileHandle.standardError.write(Data("demo: \(shortage)\n".utf8))
+    exit(1)
+}
 let status = await DemoCommand.run(arguments)
 exit(status)

@@ -19,6 +19,9 @@ final class MemoryOverflow: @unchecked Sendable {
     func hold(_ event: EncodedEvent) -> Bool {
         lock.withLock {
             guard events.count + (moving ?? 0) < capacity else { return false }
+            // Growing the buffer traps when the allocation fails (out of address space): refuse instead.
+            if events.count == events.capacity,
+               !ResourceLimit.canAllocate(Swift.max(16, events.capacity * 2) * MemoryLayout<EncodedEvent>.stride) { return false }
             events.append(event)
             return true
         }

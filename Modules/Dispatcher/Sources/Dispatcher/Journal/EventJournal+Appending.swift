@@ -149,7 +149,8 @@ extension EventJournal {
                         skipped += 1
                         continue
                     }
-                    if Self.isOutOfSpace(code), capacity / 4 >= smallest {
+                    // No room on disk, or no address space to map it: a smaller segment may fit.
+                    if Self.isOutOfSpace(code) || code == ENOMEM, capacity / 4 >= smallest {
                         capacity = capacity / 4 / page * page
                         continue
                     }

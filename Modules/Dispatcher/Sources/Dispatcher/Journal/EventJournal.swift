@@ -111,8 +111,8 @@ final class EventJournal: @unchecked Sendable {
         self.lingerInterval = max(0, lingerInterval)
         protectionProblems = try FileProtection.createDirectory(atPath: directory)
         let names: [String]
-        do { names = try FileManager.default.contentsOfDirectory(atPath: directory) } catch {
-            throw JournalError.io(path: directory, operation: "list", errno: Int32((error as NSError).code))
+        do { names = try DirectoryListing.names(atPath: directory) } catch {
+            throw JournalError.io(path: directory, operation: "list", errno: error.code)
         }
         var found: [JournalSegment] = []
         var damage = JournalDamage()

@@ -98,7 +98,7 @@ final class SQLiteDatabase {
         return SQLiteError(
             extendedCode: useExtended ? extended : code,
             message: useExtended ? String(cString: sqlite3_errmsg(database)) : String(cString: sqlite3_errstr(code)),
-            sql: sql
+            sql: sql, systemErrno: sqlite3_system_errno(database)
         )
     }
 
@@ -115,7 +115,8 @@ final class SQLiteDatabase {
         if result != SQLITE_OK {
             let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(result))
             sqlite3_free(message)
-            throw SQLiteError(extendedCode: sqlite3_extended_errcode(database), message: text, sql: sql)
+            throw SQLiteError(extendedCode: sqlite3_extended_errcode(database), message: text, sql: sql,
+                              systemErrno: sqlite3_system_errno(database))
         }
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An error reported by SQLite: the result codes, SQLite's message and the statement that failed.
 ///
 /// Match on the primary code with the static constants:
@@ -14,12 +16,22 @@ struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     var message: String
     /// The SQL that failed, if any.
     var sql: String?
+    /// The system `errno` behind a failed file operation (`sqlite3_system_errno`), 0 when none.
+    var systemErrno: Int32
 
     /// Creates an error.
-    init(extendedCode: Int32, message: String, sql: String? = nil) {
+    init(extendedCode: Int32, message: String, sql: String? = nil, systemErrno: Int32 = 0) {
         self.extendedCode = extendedCode
         self.message = message
         self.sql = sql
+        self.systemErrno = systemErrno
+    }
+
+    /// A sentence naming the process limit that ran out behind this error
+    /// (`out of file descriptors (RLIMIT_NOFILE = 8)`), or `nil`.
+    var resourceExhaustion: String? {
+        guard code == Self.cannotOpen || code == Self.ioError || code == Self.noMemory || code == Self.full else { return nil }
+        return ResourceLimit.exhaustion(code == Self.noMemory && systemErrno == 0 ? ENOMEM : systemErrno)
     }
 
     /// `SQLITE_ERROR`: a generic error (bad SQL, missing table).
@@ -28,6 +40,8 @@ struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     static let permission: Int32 = 3
     /// `SQLITE_BUSY`: the database file is locked.
     static let busy: Int32 = 5
+    /// `SQLITE_NOMEM`: an allocation failed.
+    static let noMemory: Int32 = 7
     /// `SQLITE_READONLY`: an attempt to write a read-only database.
     static let readOnly: Int32 = 8
     /// `SQLITE_IOERR`: a disk I/O error.

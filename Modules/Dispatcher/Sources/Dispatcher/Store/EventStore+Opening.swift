@@ -3,6 +3,7 @@ import Foundation
 // Opening, recovery of a damaged file, and the locked access every operation goes through.
 extension EventStore {
     func openLocked() throws {
+        try ResourceLimit.requireStoreDescriptors(path: path)
         let folder = StorePath.folder(of: path)
         if !folder.isEmpty { protectionProblems += try FileProtection.createDirectory(atPath: folder) }
         do {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why the event store could not do what was asked. Every case carries the file and its cause
 /// (for a SQLite failure, SQLite's message and result code, as text).
 public enum StoreError: Error, Sendable, CustomStringConvertible {
@@ -25,7 +27,11 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
 
     /// Classifies a SQLite error met while working on `path`.
     static func from(_ error: SQLiteError, path: String) -> StoreError {
-        switch error.code {
+        if let exhaustion = error.resourceExhaustion {
+            return .cannotOpen(path: path, reason: "\(exhaustion): \(error.description)",
+                              errno: error.systemErrno == 0 ? ENOMEM : error.systemErrno)
+        }
+        return switch error.code {
         case SQLiteError.readOnly, SQLiteError.permission, SQLiteError.cannotOpen, SQLiteError.authorization:
             .readOnly(path: path, cause: error.description)
         case SQLiteError.full: .diskFull(path: path, cause: error.description)

@@ -24,8 +24,8 @@ enum FileProtection {
     /// Read only when a folder is created or a file protected (never per event).
     @TaskLocal static var applyOverride: (@Sendable (String) -> String?)?
 
-    /// The current `errno` as a readable text.
-    static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
+    /// The current `errno` as a readable text; a resource that ran out names its limit.
+    static func describe(_ code: Int32) -> String { ResourceLimit.exhaustion(code) ?? String(cString: strerror(code)) }
 
     /// Creates `path` and any missing parent folders, each 0700 and (iOS family) protected before
     /// it takes its name: it is made under a temporary sibling name, given its mode and class,
