@@ -72,15 +72,16 @@ extension EventJournal {
         var count = 0
         var damaged = false
         while count < maxRecords {
-            let snapshot: (segment: JournalSegment, end: Int, sealed: Bool)? = condition.withLock {
+            let snapshot: (segment: JournalSegment, end: Int, sealed: Bool, sequence: UInt32)? = condition.withLock {
                 guard let segment = segments.first(where: { $0.number >= cursor.segment }) else { return nil }
-                return (segment, segment.end, segment.sealed)
+                return (segment, segment.end, segment.sealed, segment.nextSequence)
             }
-            guard let (segment, end, sealed) = snapshot else { break }
+            guard let (segment, end, sealed, sequence) = snapshot else { break }
             if segment.number > cursor.segment { cursor = JournalPosition(segment: segment.number, offset: JournalSegment.headerSize) }
             let result = readSegment(segment, cursor.offset, end, maxRecords - count)
             count += result.count
             cursor.offset = result.next
+            noteRead(segment, upTo: result.next, end: end, nextSequence: sequence)
             if result.damaged {
                 damaged = true
                 cursor.offset = end
@@ -227,6 +228,7 @@ extension EventJournal {
                 pageWorkQueued = false
                 return (consumedPosition, segments.first { $0.number == consumedPosition.segment })
             }
+            checkActiveSegment()
             prepareNextSegment()
             populateAhead()
             releaseWrittenPages()
@@ -271,13 +273,6 @@ extension EventJournal {
             return segment
         }
         unused?.remove()
-    }
-
-    /// Asks the kernel to write every segment to disk (for power-loss durability; not needed
-    /// for process death).
-    func sync() {
-        let current = condition.withLock { segments }
-        for segment in current { segment.sync() }
     }
 
     /// Closes the journal: appends fail with ``JournalError/closed``, and the unused spare

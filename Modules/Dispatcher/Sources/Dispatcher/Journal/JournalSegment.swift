@@ -58,6 +58,15 @@ final class JournalSegment: @unchecked Sendable {
     var readContexts: [UInt64: EncodedSharedContext] = [:]
     /// The end of valid records.
     var end: Int
+    /// How far the consumer has read, and the sequence of the first record it has not read
+    /// (guarded by the journal's lock; see ``EventJournal/checkActiveSegment()``).
+    var readEnd = 0
+    var readSequence: UInt32 = 0
+    /// The file as created here (device, inode), to notice it deleted, replaced or cut short
+    /// while in use (see ``checkFile()``); `nil` for a segment left by an earlier run.
+    var identity: FileIdentity?
+    /// What happened to the file while in use, once noticed (guarded by the journal's lock).
+    var fault: FileFault?
     /// Whether appends have moved on to a later segment.
     var sealed: Bool
     /// Whether this process created the segment: its records were copied in by this process and
@@ -111,6 +120,7 @@ final class JournalSegment: @unchecked Sendable {
             let segment = try fresh(descriptor, mappedFrom: path, number: number, path: path, capacity: capacity)
             // Inherits the journal folder's class; set explicitly for a folder made before it had one.
             _ = FileProtection.protect(path)
+            segment.identity = FileIdentity(path: path)
             return segment
         } catch {
             unlink(path)
@@ -152,6 +162,7 @@ final class JournalSegment: @unchecked Sendable {
         // `link` never replaces a file that appeared under the name meanwhile.
         guard link(freePath, path) == 0 else { throw .io(path: path, operation: "link", errno: errno) }
         unlink(freePath)
+        segment.identity = FileIdentity(path: path)
         return segment
     }
 
