@@ -71,7 +71,8 @@ struct RunSummary {
         }
         if !journalLosses.isEmpty {
             let causes = JournalLossCause.allCases.compactMap { cause in journalLosses[cause].map { "\($0) \(cause)" } }
-            text += "; journal lost: " + causes.joined(separator: ", ") + " (damaged files kept in the journal folder)"
+            let kept = journalLosses.keys.contains { $0 != .cutWhileRunning } ? " (damaged files kept in the journal folder)" : ""
+            text += "; journal lost: " + causes.joined(separator: ", ") + kept
         }
         return text
     }

@@ -98,8 +98,9 @@ extension EventJournal {
         while preparing == nextNumber, !isClosed { condition.wait() }
         guard !isClosed else { throw .closed }
         let next: JournalSegment
-        if let spare, spare.fault == nil, spare.checkFile() != nil {
-            // Deleted or cut short since it was made ahead: not used (its mapping stays valid).
+        if let spare, spare.fault == nil, let fault = spare.checkFile() {
+            // Changed since it was made ahead: not used; its file goes when it is still its own.
+            if fault != .removed { spare.remove() }
             spare.fault = .removed
             self.spare = nil
         }

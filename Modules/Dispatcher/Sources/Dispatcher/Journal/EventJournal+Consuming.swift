@@ -165,9 +165,12 @@ extension EventJournal {
     /// otherwise deletes it; a damaged one is kept aside for inspection.
     private func recycleOrRemove(_ segment: JournalSegment) {
         guard !segment.isDamaged else { return segment.keepAside() }
-        let wanted = condition.withLock {
-            !isClosed && segment.format >= 2 && segment.capacity == configuration.segmentBytes && freeFiles.count < Self.maxFreeFiles
+        let (wanted, gone) = condition.withLock {
+            (!isClosed && segment.format >= 2 && segment.capacity == configuration.segmentBytes && freeFiles.count < Self.maxFreeFiles,
+             segment.fault == .removed)
         }
+        // Deleted or replaced: its name no longer holds its file, so nothing there is touched.
+        if gone { return }
         let free = directory + "/" + JournalSegment.freeName(segment.number)
         guard wanted, segment.retire(to: free) else {
             segment.remove()
