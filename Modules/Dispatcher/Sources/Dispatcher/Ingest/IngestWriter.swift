@@ -231,12 +231,15 @@ final class IngestWriter: @unchecked Sendable {
 
     /// Reads the next group from the journal (or retries the one that failed) and commits it.
     private func persistNextBatch() -> Step {
+        // Borrowed from a segment cut since: its bytes past the cut are zeros now; read it again.
+        if let batch = pendingBatch, journal.wasCut(batch.segments) { pendingBatch = nil }
         if pendingBatch == nil {
             let batch = journal.readBorrowed(from: readCursor, maxRecords: configuration.batchSize)
             if batch.skippedDamage {
                 report(JournalError.io(path: journal.directory, operation: "read (damaged record skipped)", errno: EIO))
             }
             if batch.events.isEmpty {
+                journal.noteStored(batch.marks)
                 if batch.next != readCursor { advance(to: batch.next) }
                 return .idle
             }
@@ -254,6 +257,7 @@ final class IngestWriter: @unchecked Sendable {
             // Before `advance`: it may discard (and recycle) the segments the events are borrowed from.
             let group = onPersisted.map { _ in PersistedGroup(batch.events) }
             let count = batch.events.count
+            journal.noteStored(batch.marks)
             advance(to: batch.next)
             if let group { onPersisted?(group, outcome) }
             return .persisted(count)

@@ -57,7 +57,8 @@ extension EventJournal {
         case .cut(let size):
             let (lost, intactEnd) = segment.recordsLost(cutAt: size)
             let restored = segment.restoreSize()
-            if restored { segment.end = max(intactEnd, min(segment.readEnd, segment.end)) }
+            // What was not stored yet is read again up to the cut (a batch read before it is dropped).
+            if restored { segment.end = max(intactEnd, min(segment.storedEnd, segment.end)) }
             if lost > 0 { lossesWhileRunning[.cutWhileRunning, default: 0] += lost }
             notices.append("journal segment \(name) was cut to \(size) bytes while in use: \(lost) record\(lost == 1 ? "" : "s") past the cut "
                 + "lost; appends moved to a new segment" + (restored ? "" : "; its size could not be restored"))
@@ -76,16 +77,22 @@ extension EventJournal {
         return true
     }
 
-    /// Records how far the consumer read `segment` (up to `offset`, of records ending at `end`
-    /// when it looked, when the next record's sequence was `nextSequence`), so that a cut counts
-    /// only the records it had not read. Consumer only.
-    func noteRead(_ segment: JournalSegment, upTo offset: Int, end: Int, nextSequence: UInt32) {
-        let sequence = offset < end ? segment.sequence(at: offset) : nextSequence
+    /// Records how far the consumer has stored each segment (see ``JournalReadMark``), so that
+    /// a cut counts only the records not stored yet. Consumer only.
+    func noteStored(_ marks: [JournalReadMark]) {
+        guard !marks.isEmpty else { return }
         condition.withLock {
-            guard offset > segment.readEnd else { return }
-            segment.readEnd = offset
-            segment.readSequence = sequence
+            for mark in marks where mark.offset > mark.segment.storedEnd {
+                mark.segment.storedEnd = mark.offset
+                mark.segment.storedSequence = mark.sequence
+            }
         }
+    }
+
+    /// Whether one of `segments` was cut while in use: a batch borrowed from it before the cut
+    /// must be dropped and read again (the bytes past the cut read as zeros now).
+    func wasCut(_ segments: [JournalSegment]) -> Bool {
+        condition.withLock { segments.contains { if case .cut = $0.fault { true } else { false } } }
     }
 
     /// What the journal noticed about its files since the last call, emptied.
@@ -98,6 +105,13 @@ extension EventJournal {
 
     /// Records lost while running, by cause.
     var lossesSinceOpen: [JournalLossCause: Int] { condition.withLock { lossesWhileRunning } }
+}
+
+/// How far one read went in a segment: to `offset`, where the next record's sequence is `sequence`.
+struct JournalReadMark {
+    let segment: JournalSegment
+    let offset: Int
+    let sequence: UInt32
 }
 
 /// Something the journal noticed about its files and handled, for the owner to report.

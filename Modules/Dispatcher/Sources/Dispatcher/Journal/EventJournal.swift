@@ -148,6 +148,23 @@ final class EventJournal: @unchecked Sendable {
         nextNumber = highest + 1
     }
 
+    /// Closes the journal: appends fail with ``JournalError/closed``, and the unused spare
+    /// segment and the files waiting for reuse are deleted. Segment files with events stay for
+    /// the next run.
+    func close() {
+        let (unused, free): (JournalSegment?, [String]) = condition.withLock {
+            isClosed = true
+            condition.broadcast()
+            defer {
+                spare = nil
+                freeFiles = []
+            }
+            return (spare, freeFiles)
+        }
+        unused?.remove()
+        for path in free { unlink(path) }
+    }
+
     /// Adds to each leftover segment's losses the last records its successor's seal says it held
     /// but that did not check (cut off, or damaged at the very end).
     private static func countLostLastRecords(_ segments: [JournalSegment]) {

@@ -67,11 +67,11 @@ extension JournalSegment {
         return ftruncate(descriptor, off_t(capacity)) == 0
     }
 
-    /// How many records the consumer has not read (from ``readEnd``) lie past `size`, where the
-    /// file was cut: they are lost. Reads only bytes below the cut.
-    /// - Returns: that count, and the end of the unread records that are intact.
+    /// How many records the consumer has not stored (from ``storedEnd``) lie past `size`, where
+    /// the file was cut: they are lost. Reads only bytes below the cut.
+    /// - Returns: that count, and the end of the records not stored yet that are intact.
     func recordsLost(cutAt size: Int) -> (lost: Int, intactEnd: Int) {
-        let from = max(readEnd, Self.headerSize)
+        let from = max(storedEnd, Self.headerSize)
         guard from < end else { return (0, end) }
         let limit = min(size, end)
         let framing = JournalRecord.Framing(format: format, number: number, checked: false)
@@ -81,7 +81,7 @@ extension JournalSegment {
             offset += JournalRecord.frameSize(payload: frame.payload, header: framing.header)
             intact += 1
         }
-        return (max(0, Int(nextSequence) - Int(readSequence) - intact), offset)
+        return (max(0, Int(nextSequence) - Int(storedSequence) - intact), offset)
     }
 
     /// The sequence number of the record at `offset` (format 3; 0 for earlier formats).

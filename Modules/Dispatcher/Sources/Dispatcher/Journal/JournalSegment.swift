@@ -22,7 +22,8 @@ import Darwin
 /// and `TRKJRNL1` for those earlier versions left, which are still read.
 final class JournalSegment: @unchecked Sendable {
     // Safe: the mapping is written only under the journal's lock, and read only below an end
-    // offset published under that lock; `end` and `sealed` are guarded by the journal's lock.
+    // offset published under that lock; `end`, `sealed`, `storedEnd`, `storedSequence` and
+    // `fault` are guarded by the journal's lock; `identity` is set before the segment is shared.
     static let headerSize = 16
     static let magic: UInt64 = 0x334C_4E52_4A4B_5254 // "TRKJRNL3" little-endian
     /// The magic of format 2 segments (no record marker or sequence: reading stops at damage).
@@ -58,10 +59,10 @@ final class JournalSegment: @unchecked Sendable {
     var readContexts: [UInt64: EncodedSharedContext] = [:]
     /// The end of valid records.
     var end: Int
-    /// How far the consumer has read, and the sequence of the first record it has not read
-    /// (guarded by the journal's lock; see ``EventJournal/checkActiveSegment()``).
-    var readEnd = 0
-    var readSequence: UInt32 = 0
+    /// How far the consumer has stored this segment's records, and the sequence of the first
+    /// record it has not stored (guarded by the journal's lock; see ``EventJournal/noteStored(_:)``).
+    var storedEnd = 0
+    var storedSequence: UInt32 = 0
     /// The file as created here (device, inode), to notice it deleted, replaced or cut short
     /// while in use (see ``checkFile()``); `nil` for a segment left by an earlier run.
     var identity: FileIdentity?
