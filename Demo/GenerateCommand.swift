@@ -7,12 +7,13 @@ import Onboarding
 import Tracking
 import Wishlist
 
-/// `demo generate --store PATH [--count N] [--threads N] [--timeout SECONDS] [--print-ids] [--progress]
-/// [--drain-on-signal [--drain-timeout SECONDS]]`: load through the ``Analytics`` runtime with
+/// `demo generate --store PATH [--count N] [--threads N] [--interval SECONDS] [--timeout SECONDS] [--print-ids]
+/// [--progress] [--drain-on-signal [--drain-timeout SECONDS]]`: load through the ``Analytics`` runtime with
 /// the default configuration, no delivery. The last line counts sent, persisted, refused (with
 /// the reasons), evicted and stranded, what a damaged journal lost, and the CPU time used; the
 /// exit status is 1 when anything was refused, evicted (dropped by the queue bounds: data never
-/// delivered) or stranded, or the journal was damaged.
+/// delivered) or stranded, the journal was damaged or cut, or events went with a store file
+/// deleted or replaced while running.
 ///
 /// The events go to the runtime's Dispatcher (`analytics.dispatcher`) through a plain
 /// reporter, not through `analytics.reporter(for:)`: this is the load and crash-safety tool,
@@ -27,7 +28,7 @@ enum GenerateCommand {
     /// The options `generate` parses and its help lists.
     static let spec = CommandSpec(
         name: "generate",
-        synopsis: "--store PATH [--count N] [--threads N] [--timeout SECONDS] [--print-ids] [--progress] [--drain-on-signal [--drain-timeout SECONDS]]",
+        synopsis: "--store PATH [--count N] [--threads N] [--interval SECONDS] [--timeout SECONDS] [--print-ids] [--progress] [--drain-on-signal [--drain-timeout SECONDS]]",
         summary: """
         Sends N events across the three features from N threads through the Analytics runtime
         on PATH with the default configuration, without delivering. The last line (standard
@@ -41,6 +42,7 @@ enum GenerateCommand {
             .value("store", "PATH", "The store (created if missing). Required."),
             .value("count", "N", "Events to send, 0 to 100000000 (default 1000)."),
             .value("threads", "N", "Threads sending, 1 to 64 (default 1)."),
+            .value("interval", "SECONDS", "A pause after each send, as an app sends now and then\n(default 0: back to back)."),
             .value("timeout", "SECONDS", "How long to wait for the store at the end, more than 0 and\nat most 86400 (default 120)."),
             .flag("print-ids", "Print each event id (lowercase) on standard output as soon as its\nsend returned."),
             .flag("progress", "Report progress on standard error once a second after 2 s\n(on by default when standard error is a terminal)."),
@@ -54,6 +56,7 @@ enum GenerateCommand {
         let count = try options.int("count", default: 1_000, in: 0...100_000_000)
         let threads = try options.int("threads", default: 1, in: 1...64)
         let timeout = try options.seconds("timeout", default: 120)
+        let interval = try options.seconds("interval", default: 0)
         let drainTimeout = try options.seconds("drain-timeout", default: 5)
         guard drainTimeout <= 600 else {
             throw UsageError("--drain-timeout must be more than 0 and at most 600 seconds, got '\(options.value("drain-timeout") ?? "")'")
@@ -83,6 +86,7 @@ enum GenerateCommand {
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             for index in stride(from: thread, to: count, by: threads) {
                 let receipts = load.send(index)
+                if interval > 0 { Thread.sleep(forTimeInterval: interval) }
                 if printIDs, let receipt = receipts.first {
                     // One write(2) per line: the id is on its way out as soon as its send returned.
                     FileHandle.standardOutput.write(Data((EventID.text(receipt.eventID) + "\n").utf8))

@@ -25,6 +25,8 @@ struct RunSummary {
     /// What the journal an earlier run left could not replay, by cause (found when the store
     /// opened, so not a difference between start and end).
     var journalLosses: [JournalLossCause: Int]
+    /// Events lost with a store file deleted or replaced during the run (they had been persisted).
+    var lostWithStore: Int
 
     /// The difference between counters read when the command started and when it ended.
     /// - Parameter strandedReason: why events were not in the store at the end, when known;
@@ -37,8 +39,10 @@ struct RunSummary {
         lastRefusal = refused > 0 ? end.lastRefusal : nil
         evicted = end.evicted - start.evicted
         delivered = end.delivered - start.delivered
-        stranded = max(0, sent - refused - persisted)
         journalLosses = end.journalLosses
+        // Records cut from a segment while running are lost, not waiting (contexts among them: at most).
+        stranded = max(0, sent - refused - persisted - (end.journalLosses[.cutWhileRunning] ?? 0) + (start.journalLosses[.cutWhileRunning] ?? 0))
+        lostWithStore = end.lostWithStore - start.lostWithStore
         let inMemory = min(stranded, end.buffered)
         var places: [String] = []
         if stranded > inMemory { places.append("\(stranded - inMemory) in the journal, stored on the next start") }
@@ -50,7 +54,7 @@ struct RunSummary {
     /// Nothing refused, evicted or stranded, and no damage found in the journal. An evicted
     /// event was accepted and then dropped by the queue bounds: it will never be delivered, so
     /// a run that evicted is not complete.
-    var isComplete: Bool { refused == 0 && evicted == 0 && stranded == 0 && journalLosses.isEmpty }
+    var isComplete: Bool { refused == 0 && evicted == 0 && stranded == 0 && journalLosses.isEmpty && lostWithStore == 0 }
 
     /// `sent 1000, persisted 1000, refused 0, evicted 0, delivered 0, stranded 0`, followed by
     /// the reasons for anything refused, evicted or stranded.
@@ -62,9 +66,13 @@ struct RunSummary {
         }
         if evicted > 0 { text += "; evicted: the oldest pending events, dropped by the queue bounds, will never be delivered" }
         if let strandedReason { text += "; stranded: \(strandedReason)" }
+        if lostWithStore > 0 {
+            text += "; lost with the store: \(lostWithStore) persisted events went with a store file deleted or replaced while running (a new store was created)"
+        }
         if !journalLosses.isEmpty {
             let causes = JournalLossCause.allCases.compactMap { cause in journalLosses[cause].map { "\($0) \(cause)" } }
-            text += "; journal lost: " + causes.joined(separator: ", ") + " (damaged files kept in the journal folder)"
+            let kept = journalLosses.keys.contains { $0 != .cutWhileRunning } ? " (damaged files kept in the journal folder)" : ""
+            text += "; journal lost: " + causes.joined(separator: ", ") + kept
         }
         return text
     }

@@ -53,3 +53,20 @@ public func sysctlbyname(
     _ name: UnsafePointer<CChar>!, _ oldp: UnsafeMutableRawPointer!, _ oldlenp: UnsafeMutablePointer<Int>!,
     _ newp: UnsafeMutableRawPointer!, _ newlen: Int
 ) -> Int32 { -1 }
+
+/// `#define UF_IMMUTABLE 0x00000002` of `<sys/stat.h>`: the file may not be changed (owner's flag).
+public var UF_IMMUTABLE: Int32 { 0x0000_0002 }
+/// `#define UF_APPEND 0x00000004`: writes to the file may only append (owner's flag).
+public var UF_APPEND: Int32 { 0x0000_0004 }
+/// `#define SF_IMMUTABLE 0x00020000`: the file may not be changed (super-user's flag).
+public var SF_IMMUTABLE: Int32 { 0x0002_0000 }
+/// `#define SF_APPEND 0x00040000`: writes to the file may only append (super-user's flag).
+public var SF_APPEND: Int32 { 0x0004_0000 }
+
+extension stat {
+    /// `__uint32_t st_flags` of Darwin's `struct stat`: the user-defined flags (`chflags`).
+    public var st_flags: UInt32 {
+        get { 0 }
+        set {}
+    }
+}

@@ -141,7 +141,7 @@ struct DemoCommandLineTests {
     @Test("Each subcommand's --help lists exactly the options it parses; demo --help gives the overview")
     func helpPerSubcommand() async throws {
         let expected: [String: Set<String>] = [
-            "generate": ["store", "count", "threads", "timeout", "print-ids", "progress", "drain-on-signal", "drain-timeout", "help"],
+            "generate": ["store", "count", "threads", "interval", "timeout", "print-ids", "progress", "drain-on-signal", "drain-timeout", "help"],
             "monitor": ["store", "format", "status", "sort", "order", "limit", "help"],
             "flush": ["store", "endpoint", "format", "write-key", "timeout", "progress", "help"],
             "requeue": ["store", "help"],

@@ -11,7 +11,8 @@ extension Dispatcher {
         counters.sent += statistics.enqueued
         counters.persisted = statistics.persisted
         counters.duplicates = statistics.duplicates
-        counters.journalLosses = backend.ingest.journal.damage.byCause
+        counters.journalLosses = backend.ingest.journal.damage.byCause.merging(backend.ingest.journal.lossesSinceOpen) { $0 + $1 }
+        counters.lostWithStore = statistics.lostWithStore
         counters.store = backend.store.counts()
         counters.evicted = counters.store.evicted
         return counters

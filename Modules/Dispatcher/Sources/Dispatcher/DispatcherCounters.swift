@@ -27,9 +27,14 @@ public struct DispatcherCounters: Sendable, Equatable {
     public var flagged = 0
     /// Events ignored because their id was already stored.
     public var duplicates = 0
-    /// What the journal an earlier run left could not replay, by cause, found when the store
-    /// opened (also reported through ``DispatcherConfiguration/onDiagnostic``).
+    /// What the journal could not replay, by cause: damage found in what an earlier run left
+    /// when the store opened, and records cut from a segment while running (each also reported
+    /// through ``DispatcherConfiguration/onDiagnostic``).
     public var journalLosses: [JournalLossCause: Int] = [:]
+    /// Events lost with a store file deleted or replaced while the Dispatcher had it open: what
+    /// it held when that was noticed (a new store is created in its place, and reported through
+    /// ``DispatcherConfiguration/onDiagnostic``).
+    public var lostWithStore = 0
     /// What the store holds now.
     public var store = StoreCounts()
 

@@ -14,6 +14,8 @@ struct IngestStatistics: Sendable, Equatable {
     var evicted: Int
     /// Failed attempts to write to the store.
     var storeFailures: Int
+    /// Events lost with a store file deleted or replaced while it was open (see ``EventStore/recreateIfVanished()``).
+    var lostWithStore = 0
     /// The last error met, as text.
     var lastError: String?
 

@@ -18,16 +18,18 @@ import Foundation
 ///   and keeps such events in memory). Nothing here crashes on I/O.
 /// - ``close(timeout:)`` persists everything enqueued, then stops the thread.
 final class IngestWriter: @unchecked Sendable {
-    // Safe: `committed`, `stats`, `stopping`, `finished`, `crashed` and `lastReport` are guarded
-    // by `condition`; `readCursor` and `pendingBatch` are touched only by the writer thread (or by
+    // Safe: `committed`, `stats`, `stopping`, `finished`, `crashed`, `lastReport` and
+    // `lastFileCheck` are guarded by `condition`; `readCursor` and `pendingBatch` are touched only by the writer thread (or by
     // `init` before the thread starts); the journal and the store are thread-safe themselves.
-    private let condition = NSCondition()
+    let condition = NSCondition()
     private var committed: JournalPosition
-    private var stats = IngestStatistics()
+    var stats = IngestStatistics()
     private var stopping = false
     private var finished = false
     private var crashed = false
     private var lastReport: (text: String, time: Date)?
+    /// When the store's and journal's files were last checked (see ``checkFiles(force:)``), in uptime seconds.
+    var lastFileCheck: TimeInterval = 0
     private var readCursor: JournalPosition
     private var pendingBatch: EventJournal.BorrowedBatch?
 
@@ -132,6 +134,10 @@ final class IngestWriter: @unchecked Sendable {
         while committed < target {
             if !condition.wait(until: deadline) { return committed >= target }
         }
+        condition.unlock()
+        // Before saying it is persisted: the store file it went to must still be there.
+        checkFiles(force: true)
+        condition.lock()
         return true
     }
 
@@ -198,6 +204,7 @@ final class IngestWriter: @unchecked Sendable {
         var retryDelay = configuration.retryInterval
         loop: while true {
             if condition.withLock({ crashed }) { break }
+            checkFiles()
             journal.maintainPagesInBackground(consumed: readCursor)
             switch persistNextBatch() {
             case .persisted:
@@ -224,12 +231,15 @@ final class IngestWriter: @unchecked Sendable {
 
     /// Reads the next group from the journal (or retries the one that failed) and commits it.
     private func persistNextBatch() -> Step {
+        // Borrowed from a segment cut since: its bytes past the cut are zeros now; read it again.
+        if let batch = pendingBatch, journal.wasCut(batch.segments) { pendingBatch = nil }
         if pendingBatch == nil {
             let batch = journal.readBorrowed(from: readCursor, maxRecords: configuration.batchSize)
             if batch.skippedDamage {
                 report(JournalError.io(path: journal.directory, operation: "read (damaged record skipped)", errno: EIO))
             }
             if batch.events.isEmpty {
+                journal.noteStored(batch.marks)
                 if batch.next != readCursor { advance(to: batch.next) }
                 return .idle
             }
@@ -247,6 +257,7 @@ final class IngestWriter: @unchecked Sendable {
             // Before `advance`: it may discard (and recycle) the segments the events are borrowed from.
             let group = onPersisted.map { _ in PersistedGroup(batch.events) }
             let count = batch.events.count
+            journal.noteStored(batch.marks)
             advance(to: batch.next)
             if let group { onPersisted?(group, outcome) }
             return .persisted(count)
@@ -270,7 +281,7 @@ final class IngestWriter: @unchecked Sendable {
     }
 
     /// Reports an error, at most once a second for the same text.
-    private func report(_ error: any Error) {
+    func report(_ error: any Error) {
         guard let onError else { return }
         let text = "\(error)"
         let now = Date()

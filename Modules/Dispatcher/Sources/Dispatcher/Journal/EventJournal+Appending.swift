@@ -12,6 +12,7 @@ extension EventJournal {
         let frame = JournalRecord.frameSize(payload: payload)
         condition.lock()
         defer { condition.unlock() }
+        checkBeforeWritingLocked()
         let segment = try writeLocked(event, payload: payload, frame: frame)
         appended += 1
         wakeConsumerIfDueLocked()
@@ -28,6 +29,7 @@ extension EventJournal {
             wakeConsumerIfDueLocked()
             condition.unlock()
         }
+        checkBeforeWritingLocked()
         var written = 0
         for event in events {
             let payload = JournalRecord.payloadSize(event)
@@ -96,6 +98,12 @@ extension EventJournal {
         while preparing == nextNumber, !isClosed { condition.wait() }
         guard !isClosed else { throw .closed }
         let next: JournalSegment
+        if let spare, spare.fault == nil, let fault = spare.checkFile() {
+            // Changed since it was made ahead: not used; its file goes when it is still its own.
+            if fault != .removed { spare.remove() }
+            spare.fault = .removed
+            self.spare = nil
+        }
         if let spare, spare.number == nextNumber, liveBytes + spare.capacity <= configuration.maxBytes {
             next = spare
             self.spare = nil
@@ -144,6 +152,7 @@ extension EventJournal {
                 return segment
             } catch {
                 if case .io(_, _, let code) = error {
+                    if code == ENOENT, recreateFolderLocked() { continue }
                     if code == EEXIST, skipped < 1_000 {
                         nextNumber += 1
                         skipped += 1
@@ -166,6 +175,13 @@ extension EventJournal {
     /// When creating may be tried again after `failures` failures in a row: 50 ms, doubling up to 2 s.
     static func pauseEnd(afterFailures failures: Int) -> Date {
         Date(timeIntervalSinceNow: min(2, 0.05 * Double(1 << min(max(failures - 1, 0), 6))))
+    }
+
+    /// Asks the kernel to write every segment to disk (for power-loss durability; not needed
+    /// for process death).
+    func sync() {
+        let current = condition.withLock { segments }
+        for segment in current { segment.sync() }
     }
 
     /// Whether `code` says the disk (or a quota or size limit) has no room.

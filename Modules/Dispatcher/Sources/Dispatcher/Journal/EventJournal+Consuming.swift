@@ -27,17 +27,20 @@ extension EventJournal {
         var skippedDamage: Bool
         /// The segments the events are borrowed from.
         var segments: [JournalSegment]
+        /// How far the read went in each segment, for ``noteStored(_:)`` once the events are stored.
+        var marks: [JournalReadMark]
     }
 
     /// Reads up to `maxRecords` events after `position`, moving across segments. Never blocks
     /// appends for longer than taking a snapshot.
     func read(from position: JournalPosition, maxRecords: Int) -> Batch {
         var events: [EncodedEvent] = []
-        let (next, damaged) = readSegments(from: position, maxRecords: maxRecords) { segment, offset, end, remaining in
+        let (next, damaged, marks) = readSegments(from: position, maxRecords: maxRecords) { segment, offset, end, remaining in
             let result = segment.read(from: offset, to: end, maxRecords: remaining)
             events.append(contentsOf: result.events)
             return (result.events.count, result.next, result.damaged)
         }
+        noteStored(marks) // copies: a later cut cannot touch them
         return Batch(events: events, next: next, skippedDamage: damaged)
     }
 
@@ -48,7 +51,7 @@ extension EventJournal {
         var events: [BorrowedEvent] = []
         events.reserveCapacity(min(maxRecords, 4_096))
         var touched: [JournalSegment] = []
-        let (next, damaged) = readSegments(from: position, maxRecords: maxRecords) { segment, offset, end, remaining in
+        let (next, damaged, marks) = readSegments(from: position, maxRecords: maxRecords) { segment, offset, end, remaining in
             touched.append(segment)
             let before = events.count
             let result = JournalRecord.readBorrowed(in: segment.base, from: max(offset, JournalSegment.headerSize), to: end,
@@ -56,31 +59,35 @@ extension EventJournal {
                                                     contexts: &segment.readContexts) { events.append($0) }
             return (events.count - before, result.next, result.damaged)
         }
-        return BorrowedBatch(events: events, next: next, skippedDamage: damaged, segments: touched)
+        return BorrowedBatch(events: events, next: next, skippedDamage: damaged, segments: touched, marks: marks)
     }
 
     /// Walks the segments from `position`, letting `readSegment` read each (the segment, the
     /// offset to start at, the end of its records, how many events may still be read; it returns
     /// how many it read, the offset after them and whether it stopped at damage) until
     /// `maxRecords` events are read or no more are available.
-    /// - Returns: where the next read starts, and whether a damaged record was skipped.
+    /// - Returns: where the next read starts, whether a damaged record was skipped, and how far
+    ///   each segment was read.
     private func readSegments(
         from position: JournalPosition, maxRecords: Int,
         readSegment: (JournalSegment, Int, Int, Int) -> (count: Int, next: Int, damaged: Bool)
-    ) -> (next: JournalPosition, damaged: Bool) {
+    ) -> (next: JournalPosition, damaged: Bool, marks: [JournalReadMark]) {
         var cursor = position
         var count = 0
         var damaged = false
+        var marks: [JournalReadMark] = []
         while count < maxRecords {
-            let snapshot: (segment: JournalSegment, end: Int, sealed: Bool)? = condition.withLock {
+            let snapshot: (segment: JournalSegment, end: Int, sealed: Bool, sequence: UInt32)? = condition.withLock {
                 guard let segment = segments.first(where: { $0.number >= cursor.segment }) else { return nil }
-                return (segment, segment.end, segment.sealed)
+                return (segment, segment.end, segment.sealed, segment.nextSequence)
             }
-            guard let (segment, end, sealed) = snapshot else { break }
+            guard let (segment, end, sealed, sequence) = snapshot else { break }
             if segment.number > cursor.segment { cursor = JournalPosition(segment: segment.number, offset: JournalSegment.headerSize) }
             let result = readSegment(segment, cursor.offset, end, maxRecords - count)
             count += result.count
             cursor.offset = result.next
+            marks.append(JournalReadMark(segment: segment, offset: result.next,
+                                         sequence: result.next < end ? segment.sequence(at: result.next) : sequence))
             if result.damaged {
                 damaged = true
                 cursor.offset = end
@@ -96,7 +103,7 @@ extension EventJournal {
             let first = condition.withLock { segments.first { $0.number >= cursor.segment }?.number }
             cursor = JournalPosition(segment: first ?? cursor.segment, offset: JournalSegment.headerSize)
         }
-        return (cursor, damaged)
+        return (cursor, damaged, marks)
     }
 
     /// Waits until records exist after `position` and have had ``lingerInterval`` to gather (or
@@ -164,9 +171,12 @@ extension EventJournal {
     /// otherwise deletes it; a damaged one is kept aside for inspection.
     private func recycleOrRemove(_ segment: JournalSegment) {
         guard !segment.isDamaged else { return segment.keepAside() }
-        let wanted = condition.withLock {
-            !isClosed && segment.format >= 2 && segment.capacity == configuration.segmentBytes && freeFiles.count < Self.maxFreeFiles
+        let (wanted, gone) = condition.withLock {
+            (!isClosed && segment.format >= 2 && segment.capacity == configuration.segmentBytes && freeFiles.count < Self.maxFreeFiles,
+             segment.fault == .removed)
         }
+        // Deleted or replaced: its name no longer holds its file, so nothing there is touched.
+        if gone { return }
         let free = directory + "/" + JournalSegment.freeName(segment.number)
         guard wanted, segment.retire(to: free) else {
             segment.remove()
@@ -227,6 +237,7 @@ extension EventJournal {
                 pageWorkQueued = false
                 return (consumedPosition, segments.first { $0.number == consumedPosition.segment })
             }
+            checkActiveSegment()
             prepareNextSegment()
             populateAhead()
             releaseWrittenPages()
@@ -271,29 +282,5 @@ extension EventJournal {
             return segment
         }
         unused?.remove()
-    }
-
-    /// Asks the kernel to write every segment to disk (for power-loss durability; not needed
-    /// for process death).
-    func sync() {
-        let current = condition.withLock { segments }
-        for segment in current { segment.sync() }
-    }
-
-    /// Closes the journal: appends fail with ``JournalError/closed``, and the unused spare
-    /// segment and the files waiting for reuse are deleted. Segment files with events stay for
-    /// the next run.
-    func close() {
-        let (unused, free): (JournalSegment?, [String]) = condition.withLock {
-            isClosed = true
-            condition.broadcast()
-            defer {
-                spare = nil
-                freeFiles = []
-            }
-            return (spare, freeFiles)
-        }
-        unused?.remove()
-        for path in free { unlink(path) }
     }
 }

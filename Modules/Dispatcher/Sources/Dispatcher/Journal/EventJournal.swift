@@ -30,7 +30,7 @@ import Foundation
 ///   appends fail with that error and creating is not tried again for a growing pause (50 ms
 ///   up to 2 s), so a full disk costs no system calls per append and no busy loop.
 final class EventJournal: @unchecked Sendable {
-    // Safe: `segments`, `liveBytes`, `spare`, `preparing`, the creation pause fields, `appended`, `consumer`, `lingerBase`, `producerWakeUps`,
+    // Safe: `notices`, `lossesWhileRunning`, `lastFileCheck`, `segments`, `liveBytes`, `spare`, `preparing`, the creation pause fields, `appended`, `consumer`, `lingerBase`, `producerWakeUps`,
     // `wakeRequested`, `pageWorkQueued`, `consumedPosition`, `pageWorkAppended` and `isClosed`, and the writable region of the active segment, are only
     // touched while holding `condition`.
     let condition = NSCondition()
@@ -75,6 +75,14 @@ final class EventJournal: @unchecked Sendable {
     let directory: String
     /// Segment size and count bound.
     let configuration: JournalConfiguration
+    /// What the journal noticed about its own files while running (a segment deleted, cut short or
+    /// made unwritable, the folder recreated), waiting for the owner to report (``takeNotices()``).
+    var notices: [String] = []
+    /// Records lost while running, by cause (a segment cut short under the journal).
+    var lossesWhileRunning: [JournalLossCause: Int] = [:]
+    /// When an append last checked the active segment's file (``CoarseClock`` nanoseconds).
+    var lastFileCheck: UInt64 = 0
+
     /// Segments that an earlier run left behind, found when opening.
     let leftoverSegments: Int
     /// The damage found in the leftover segments when opening (empty when none).
@@ -138,6 +146,23 @@ final class EventJournal: @unchecked Sendable {
         leftoverSegments = found.count
         self.damage = damage
         nextNumber = highest + 1
+    }
+
+    /// Closes the journal: appends fail with ``JournalError/closed``, and the unused spare
+    /// segment and the files waiting for reuse are deleted. Segment files with events stay for
+    /// the next run.
+    func close() {
+        let (unused, free): (JournalSegment?, [String]) = condition.withLock {
+            isClosed = true
+            condition.broadcast()
+            defer {
+                spare = nil
+                freeFiles = []
+            }
+            return (spare, freeFiles)
+        }
+        unused?.remove()
+        for path in free { unlink(path) }
     }
 
     /// Adds to each leftover segment's losses the last records its successor's seal says it held

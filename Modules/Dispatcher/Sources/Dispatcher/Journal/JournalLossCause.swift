@@ -1,6 +1,6 @@
-/// Why part of the journal an earlier run left could not be replayed (see
-/// ``DispatcherCounters/journalLosses``). Damaged segments are kept beside the journal as
-/// `<name>.damaged`, unreadable files as `<name>.unreadable`.
+/// Why part of the journal could not be replayed: damage in what an earlier run left, or a
+/// segment cut short while running (see ``DispatcherCounters/journalLosses``). Damaged segments
+/// are kept beside the journal as `<name>.damaged`, unreadable files as `<name>.unreadable`.
 public enum JournalLossCause: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// Records lost to damaged bytes, counted from the gaps in record sequence numbers.
     case damagedRecord = "damaged records"
@@ -14,6 +14,9 @@ public enum JournalLossCause: String, Sendable, Hashable, CaseIterable, CustomSt
     case damagedHeader = "damaged headers"
     /// Files named like segments that could not be read at all.
     case unreadableFile = "unreadable files"
+    /// Records lost because a segment file was cut short (truncated) by something else while
+    /// this process was writing it.
+    case cutWhileRunning = "records cut from a segment while running"
 
     /// The cause as the summary names it.
     public var description: String { rawValue }

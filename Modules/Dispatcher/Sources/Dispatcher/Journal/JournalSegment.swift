@@ -22,7 +22,8 @@ import Darwin
 /// and `TRKJRNL1` for those earlier versions left, which are still read.
 final class JournalSegment: @unchecked Sendable {
     // Safe: the mapping is written only under the journal's lock, and read only below an end
-    // offset published under that lock; `end` and `sealed` are guarded by the journal's lock.
+    // offset published under that lock; `end`, `sealed`, `storedEnd`, `storedSequence` and
+    // `fault` are guarded by the journal's lock; `identity` is set before the segment is shared.
     static let headerSize = 16
     static let magic: UInt64 = 0x334C_4E52_4A4B_5254 // "TRKJRNL3" little-endian
     /// The magic of format 2 segments (no record marker or sequence: reading stops at damage).
@@ -58,6 +59,15 @@ final class JournalSegment: @unchecked Sendable {
     var readContexts: [UInt64: EncodedSharedContext] = [:]
     /// The end of valid records.
     var end: Int
+    /// How far the consumer has stored this segment's records, and the sequence of the first
+    /// record it has not stored (guarded by the journal's lock; see ``EventJournal/noteStored(_:)``).
+    var storedEnd = 0
+    var storedSequence: UInt32 = 0
+    /// The file as created here (device, inode), to notice it deleted, replaced or cut short
+    /// while in use (see ``checkFile()``); `nil` for a segment left by an earlier run.
+    var identity: FileIdentity?
+    /// What happened to the file while in use, once noticed (guarded by the journal's lock).
+    var fault: FileFault?
     /// Whether appends have moved on to a later segment.
     var sealed: Bool
     /// Whether this process created the segment: its records were copied in by this process and
@@ -111,6 +121,7 @@ final class JournalSegment: @unchecked Sendable {
             let segment = try fresh(descriptor, mappedFrom: path, number: number, path: path, capacity: capacity)
             // Inherits the journal folder's class; set explicitly for a folder made before it had one.
             _ = FileProtection.protect(path)
+            segment.identity = FileIdentity(path: path)
             return segment
         } catch {
             unlink(path)
@@ -152,6 +163,7 @@ final class JournalSegment: @unchecked Sendable {
         // `link` never replaces a file that appeared under the name meanwhile.
         guard link(freePath, path) == 0 else { throw .io(path: path, operation: "link", errno: errno) }
         unlink(freePath)
+        segment.identity = FileIdentity(path: path)
         return segment
     }
 

@@ -116,6 +116,7 @@ extension EventStore {
             }
         }
         try releaseAllInFlightLocked(database)
+        openedFiles = (FileIdentity(path: path), FileIdentity(path: path + "-wal"))
     }
 
     func readCounters(_ database: SQLiteDatabase) throws -> StoreCounts {

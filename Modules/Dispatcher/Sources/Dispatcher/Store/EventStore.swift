@@ -63,6 +63,8 @@ final class EventStore: DeliveryQueue, @unchecked Sendable {
     var journalRows: [StoredEvent]?
     /// Data protection that could not be applied to the store's files since last taken.
     var protectionProblems: [String] = []
+    /// The store file and its write-ahead log as opened (see ``recreateIfVanished()``).
+    var openedFiles: (store: FileIdentity?, log: FileIdentity?) = (nil, nil)
 
     /// How many recent ids each generation of the duplicate window holds.
     static let duplicateWindow = 32_768

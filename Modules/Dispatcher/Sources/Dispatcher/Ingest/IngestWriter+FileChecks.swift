@@ -1,0 +1,31 @@
+import Foundation
+
+// Checking that the files events go to are still there: the store file and its log, the journal's
+// segments. Never per event: at most every ``fileCheckInterval`` on the writer thread, and
+// before a wait for persistence returns.
+extension IngestWriter {
+    /// The shortest time between two checks by the writer thread.
+    static let fileCheckInterval: TimeInterval = 0.25
+
+    /// Checks the store's files (recreating a store deleted or replaced while open, counting what
+    /// it held as lost) and reports what the journal noticed about its own files (see
+    /// ``EventJournal/checkActiveSegment()``), when ``fileCheckInterval`` passed since the last
+    /// check or with `force`.
+    func checkFiles(force: Bool = false) {
+        let now = ProcessInfo.processInfo.systemUptime
+        let due: Bool = condition.withLock {
+            guard force || now - lastFileCheck >= Self.fileCheckInterval else { return false }
+            lastFileCheck = now
+            return true
+        }
+        guard due else { return }
+        journal.checkActiveSegment()
+        for notice in journal.takeNotices() { report(notice) }
+        guard let vanished = store.recreateIfVanished() else { return }
+        condition.withLock {
+            stats.lostWithStore += vanished.lost
+            stats.lastError = vanished.description
+        }
+        report(vanished)
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A monotonic clock cheap enough to read on every send: on Linux `CLOCK_MONOTONIC_COARSE`
+/// (a read of the kernel's last tick through the vDSO, no system call, 1 to 10 ms steps),
+/// elsewhere `DispatchTime` (Mach absolute time, read from the commpage).
+enum CoarseClock {
+    /// Nanoseconds since an arbitrary start, never going back.
+    @inline(__always)
+    static func nanoseconds() -> UInt64 {
+        #if os(Linux)
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC_COARSE, &now)
+        return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
+        #else
+        return DispatchTime.now().uptimeNanoseconds
+        #endif
+    }
+}
