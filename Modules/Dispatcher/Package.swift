@@ -22,10 +22,18 @@ let package = Package(
             name: "CSQLite",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
         ),
+        // MARK: CCurl: the system libcurl, for the Linux transport only (Apple builds never need it)
+        .systemLibrary(
+            name: "CCurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         // MARK: Dispatcher: persistence, batching, delivery
         .target(
             name: "Dispatcher",
-            dependencies: ["CSQLite", .product(name: "Tracking", package: "Tracking"), .product(name: "TrackingJSON", package: "Tracking")],
+            dependencies: [
+                "CSQLite", .target(name: "CCurl", condition: .when(platforms: [.linux])),
+                .product(name: "Tracking", package: "Tracking"), .product(name: "TrackingJSON", package: "Tracking"),
+            ],
             resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings
         ),

@@ -15,14 +15,20 @@ public enum DeliveryOutcome: Sendable, Equatable {
     /// with the events, so they stay pending, no attempt counted, and delivery pauses.
     case endpointRefused(reason: String)
 
-    /// Classifies an HTTP response: 2xx delivered; 408, 429 and 5xx retry (with `Retry-After`);
-    /// 3xx retry, the reason naming the `Location` host (never its user or password, nor the
-    /// body); 401, 403 and 404 refuse the endpoint (the reason names the cause, without the
-    /// body, which might echo the credentials); 413 too large; every other status rejected.
+    /// Classifies an HTTP response: 2xx delivered, unless its body was cut short
+    /// (``HTTPResponse/bodyTruncated``: the response never completed, so it retries); 408, 429
+    /// and 5xx retry (with `Retry-After`); 3xx retry, the reason naming the `Location` host
+    /// (never its user or password, nor the body); 401, 403 and 404 refuse the endpoint (the
+    /// reason names the cause, without the body, which might echo the credentials); 413 too
+    /// large; every other status rejected. The collector's text in a reason has its control
+    /// characters escaped and is cut short (``HTTPResponse/bodySnippet(limit:)``).
     public init(response: HTTPResponse) {
         let status = response.statusCode
         let reason = "HTTP \(status)" + (response.body.isEmpty ? "" : ": " + response.bodySnippet())
         switch status {
+        case 200..<300 where response.bodyTruncated:
+            self = .retry(reason: "HTTP \(status) with a response body over \(response.body.count) bytes, not read to its end: not counted as delivered",
+                          retryAfter: nil)
         case 200..<300: self = .delivered
         case 300..<400:
             self = .retry(reason: Self.redirectReason(status: status, location: response.header("Location")), retryAfter: nil)
@@ -46,7 +52,7 @@ public enum DeliveryOutcome: Sendable, Equatable {
     static func redirectReason(status: Int, location: String?) -> String {
         let target: String
         if let location, let url = URL(string: location.trimmingCharacters(in: .whitespaces)), let host = url.host, !host.isEmpty {
-            target = "redirect to " + host + (url.port.map { ":\($0)" } ?? "")
+            target = "redirect to " + CollectorText.sanitized(host, limit: 100) + (url.port.map { ":\($0)" } ?? "")
         } else {
             target = location == nil ? "redirect without a Location" : "redirect to a relative Location"
         }

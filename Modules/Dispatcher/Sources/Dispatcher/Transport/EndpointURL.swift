@@ -5,18 +5,31 @@ import Foundation
 /// HTTPS is required unless the host is a loopback address (`127.0.0.0/8`, `::1`,
 /// `localhost`), so nothing travels in clear text off the device.
 public enum EndpointURL {
-    /// Returns `url` if it may be used as an HTTP endpoint.
+    /// Returns `url`, its scheme in lowercase (`HTTPS://` and `HTTP://` are accepted), if it
+    /// may be used as an HTTP endpoint. An IPv6 loopback host is written in brackets
+    /// (`http://[::1]:8080`).
     /// - Throws: an error saying what is wrong (plain HTTP to a host that is not loopback, another scheme, no host, not a URL).
     public static func validate(_ url: URL) throws -> URL {
         guard let scheme = url.scheme?.lowercased() else { throw EndpointError.unsupportedScheme(redacted(url)) }
         guard let host = url.host, !host.isEmpty else { throw EndpointError.missingHost(redacted(url)) }
         switch scheme {
-        case "https": return url
+        case "https": return try lowercasingScheme(url, to: scheme)
         case "http":
             guard isLoopback(host: host) else { throw EndpointError.insecure(redacted(url)) }
-            return url
+            return try lowercasingScheme(url, to: scheme)
         default: throw EndpointError.unsupportedScheme(redacted(url))
         }
+    }
+
+    /// `url` with its scheme written `scheme`: not every transport compares schemes
+    /// case-insensitively.
+    private static func lowercasingScheme(_ url: URL, to scheme: String) throws -> URL {
+        guard url.scheme != scheme else { return url }
+        let text = url.absoluteString
+        guard let colon = text.firstIndex(of: ":"), let normalised = URL(string: scheme + text[colon...]) else {
+            throw EndpointError.malformed(redacted(url))
+        }
+        return normalised
     }
 
     /// Parses and validates an endpoint string.

@@ -6,14 +6,19 @@ public struct HTTPResponse: Sendable, Equatable {
     public var statusCode: Int
     /// Header fields, by name.
     public var headers: [String: String]
-    /// The body.
+    /// The body, or its first bytes when ``bodyTruncated`` (transports keep at most a small
+    /// bound, 4 KiB by default, and abort the rest).
     public var body: Data
+    /// Whether the collector sent more than ``body`` holds: the transport stopped reading and
+    /// dropped the connection, so the response never completed.
+    public var bodyTruncated: Bool
 
     /// Creates a response.
-    public init(statusCode: Int, headers: [String: String] = [:], body: Data = Data()) {
+    public init(statusCode: Int, headers: [String: String] = [:], body: Data = Data(), bodyTruncated: Bool = false) {
         self.statusCode = statusCode
         self.headers = headers
         self.body = body
+        self.bodyTruncated = bodyTruncated
     }
 
     /// The value of a header, matched case-insensitively.
@@ -21,9 +26,10 @@ public struct HTTPResponse: Sendable, Equatable {
         headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 
-    /// Up to `limit` characters of the body as text, for error messages.
+    /// Up to `limit` characters of the body as text, for error messages: control characters
+    /// are escaped (`\x1b`, `\n`…), so a collector's text cannot drive a terminal, and `…`
+    /// marks a cut.
     public func bodySnippet(limit: Int = 200) -> String {
-        let text = String(decoding: body.prefix(limit), as: UTF8.self)
-        return body.count > limit ? text + "…" : text
+        CollectorText.sanitized(bytes: body, limit: limit, truncated: bodyTruncated)
     }
 }

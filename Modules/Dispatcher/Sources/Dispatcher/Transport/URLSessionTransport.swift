@@ -3,29 +3,46 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The default ``HTTPTransport``: its own `URLSession` with a request timeout, no cache, no
-/// cookies, and no redirects followed: a 3xx is returned as it came (see ``DeliveryOutcome``).
+/// The ``HTTPTransport`` on Apple platforms, the default there (see ``DefaultHTTPTransport``):
+/// its own `URLSession` with no cache, no cookies, and no redirects followed (a 3xx is returned
+/// as it came, see ``DeliveryOutcome``).
+///
+/// Each request has an overall deadline the library enforces itself: when ``requestTimeout``
+/// passes, the call fails with ``TransportError/timedOut(seconds:)`` and the task is cancelled,
+/// whatever the session does. At most ``maxResponseBytes`` of a body are kept; past them the
+/// task is cancelled and the response comes back with ``HTTPResponse/bodyTruncated``.
+///
+/// On Linux, FoundationNetworking's `URLSession` busy-loops while it waits for a slow
+/// collector; there `CurlTransport` is the default.
 public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
-    // Safe: both stored properties are immutable after init, and URLSession is thread-safe.
+    // Safe: every stored property is immutable after init; URLSession is thread-safe, and the
+    // delegate locks its own state.
     private let session: URLSession
+    private let delegate: URLSessionResponseDelegate
     /// The timeout applied to each request, in seconds.
     public let requestTimeout: TimeInterval
+    /// The most bytes of a response body kept.
+    public let maxResponseBytes: Int
 
     /// Creates a transport.
-    /// - Parameter requestTimeout: seconds a request may take before it fails with
-    ///   ``TransportError/timedOut(seconds:)``. Defaults to 30.
-    public init(requestTimeout: TimeInterval = 30) {
-        self.requestTimeout = requestTimeout
+    /// - Parameters:
+    ///   - requestTimeout: seconds a request may take before it fails with
+    ///     ``TransportError/timedOut(seconds:)``. Defaults to 30.
+    ///   - maxResponseBytes: the most bytes of a response body kept. Defaults to 4096.
+    public init(requestTimeout: TimeInterval = 30, maxResponseBytes: Int = 4096) {
+        self.requestTimeout = requestTimeout.isFinite && requestTimeout > 0 ? requestTimeout : 30
+        self.maxResponseBytes = max(0, maxResponseBytes)
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = requestTimeout
-        configuration.timeoutIntervalForResource = requestTimeout
+        configuration.timeoutIntervalForRequest = self.requestTimeout
+        configuration.timeoutIntervalForResource = self.requestTimeout
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
         configuration.httpMaximumConnectionsPerHost = 1
-        session = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
+        delegate = URLSessionResponseDelegate()
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
     deinit { session.finishTasksAndInvalidate() }
@@ -38,28 +55,12 @@ public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
         urlRequest.httpShouldHandleCookies = false
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         urlRequest.httpBody = request.body
-        let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await session.data(for: urlRequest)
-        } catch let error as URLError {
-            switch error.code {
-            case .timedOut: throw .timedOut(seconds: requestTimeout)
-            case .cancelled: throw .cancelled
-            default: throw .network("\(error.code.rawValue) \(error.localizedDescription)")
-            }
-        } catch is CancellationError {
-            throw .cancelled
-        } catch {
-            throw .network(String(describing: error))
-        }
-        guard let http = response as? HTTPURLResponse else {
-            throw .invalidResponse("not an HTTP response")
-        }
-        var headers: [String: String] = [:]
-        for (key, value) in http.allHeaderFields {
-            if let name = key as? String, let text = value as? String { headers[name] = text }
-        }
-        return HTTPResponse(statusCode: http.statusCode, headers: headers, body: data)
+        let completion = TransportCompletion()
+        let task = session.dataTask(with: urlRequest)
+        delegate.track(task, maxBodyBytes: maxResponseBytes, timeout: requestTimeout, completion: completion)
+        task.resume()
+        let result = await completion.wait(seconds: requestTimeout, expired: { task.cancel() }, cancelled: { task.cancel() })
+        delegate.forget(task)
+        return try result.get()
     }
 }

@@ -55,11 +55,11 @@ public struct SegmentDestination: Destination, CustomStringConvertible, CustomDe
     ///   - writeKey: the source's write key.
     ///   - authentication: where the write key is sent: Basic authorization (the default) or
     ///     the body's `writeKey` field.
-    ///   - transport: how requests are sent. Defaults to a ``URLSessionTransport``.
+    ///   - transport: how requests are sent. Defaults to ``DefaultHTTPTransport/make(requestTimeout:maxResponseBytes:)``.
     ///   - fallbackAnonymousID: the `anonymousId` when the event context has none.
     /// - Throws: an error saying why, when the endpoint is not acceptable.
     public init(
-        endpoint: URL, writeKey: String, authentication: SegmentAuthentication = .basic, transport: any HTTPTransport = URLSessionTransport(),
+        endpoint: URL, writeKey: String, authentication: SegmentAuthentication = .basic, transport: any HTTPTransport = DefaultHTTPTransport.make(),
         name: String = "segment",
         fallbackAnonymousID: String = UUID().uuidString.lowercased(),
         maxBatchBytes: Int = 400_000, maxRequestBytes: Int = 500_000, maxEventBytes: Int = 32_000
@@ -72,7 +72,7 @@ public struct SegmentDestination: Destination, CustomStringConvertible, CustomDe
 
     /// Creates a Segment destination reporting `library` in `context.library` and the `User-Agent`.
     init(
-        endpoint: URL, writeKey: String, authentication: SegmentAuthentication = .basic, transport: any HTTPTransport = URLSessionTransport(),
+        endpoint: URL, writeKey: String, authentication: SegmentAuthentication = .basic, transport: any HTTPTransport = DefaultHTTPTransport.make(),
         name: String = "segment", library: DestinationLibrary,
         fallbackAnonymousID: String = UUID().uuidString.lowercased(),
         maxBatchBytes: Int = 400_000, maxRequestBytes: Int = 500_000, maxEventBytes: Int = 32_000

@@ -62,10 +62,10 @@ public struct SnowplowDestination: Destination, CustomStringConvertible {
     /// - Parameters:
     ///   - endpoint: the collector base, for example `https://collector.example.com`.
     ///   - appID: the application id (`aid`).
-    ///   - transport: how requests are sent. Defaults to a ``URLSessionTransport``.
+    ///   - transport: how requests are sent. Defaults to ``DefaultHTTPTransport/make(requestTimeout:maxResponseBytes:)``.
     /// - Throws: an error saying why, when the endpoint is not acceptable.
     public init(
-        endpoint: URL, appID: String, transport: any HTTPTransport = URLSessionTransport(),
+        endpoint: URL, appID: String, transport: any HTTPTransport = DefaultHTTPTransport.make(),
         name: String = "snowplow", namespace: String = "tracking", platform: String = "mob",
         trackerVersion: String = TrackingLibrary.name + "-" + TrackingLibrary.version,
         maxBatchBytes: Int = 200_000, maxRequestBytes: Int = 1_000_000
@@ -77,7 +77,7 @@ public struct SnowplowDestination: Destination, CustomStringConvertible {
 
     /// Creates a Snowplow destination encoding a feature's events as `encoding` says.
     init(
-        endpoint: URL, appID: String, transport: any HTTPTransport = URLSessionTransport(),
+        endpoint: URL, appID: String, transport: any HTTPTransport = DefaultHTTPTransport.make(),
         name: String = "snowplow", namespace: String = "tracking", platform: String = "mob",
         trackerVersion: String = TrackingLibrary.name + "-" + TrackingLibrary.version,
         encoding: SnowplowEventEncoding, maxBatchBytes: Int = 200_000,
