@@ -10,15 +10,15 @@ struct CollectorTextTests {
     /// What forged a `flush: … all good` line and hid the output after it.
     static let forgery = "\u{1B}[2K\r\u{1B}[1Aflush: sent 0, delivered 500 … all good\n\u{1B}[8m"
 
-    @Test("control characters become visible escapes: ESC as \\x1b, newline as \\n, C1 and bidi overrides too")
+    @Test("control characters become visible escapes: ESC as \\u{1B}, newline as \\n, C1 and bidi overrides too")
     func escapes() {
-        #expect(CollectorText.sanitized("a\u{1B}[8mb") == "a\\x1b[8mb")
-        #expect(CollectorText.sanitized("line\r\nnext\tend\u{7F}") == "line\\r\\nnext\\tend\\x7f")
-        #expect(CollectorText.sanitized("\u{9B}31m\u{202E}txt") == "\\x9b31m\\u{202e}txt")
+        #expect(CollectorText.sanitized("a\u{1B}[8mb") == "a\\u{1B}[8mb")
+        #expect(CollectorText.sanitized("line\r\nnext\tend\u{7F}") == "line\\r\\nnext\\tend\\u{7F}")
+        #expect(CollectorText.sanitized("\u{9B}31m\u{202E}txt") == "\\u{9B}31m\\u{202E}txt")
         #expect(CollectorText.sanitized("plain é ✓ text") == "plain é ✓ text")
         let sanitized = CollectorText.sanitized(Self.forgery)
         #expect(!sanitized.unicodeScalars.contains { $0.properties.generalCategory == .control })
-        #expect(sanitized.hasPrefix("\\x1b[2K\\r\\x1b[1Aflush"))
+        #expect(sanitized.hasPrefix("\\u{1B}[2K\\r\\u{1B}[1Aflush"))
     }
 
     @Test("cut at 200 characters once escaped, marked with …")
@@ -29,7 +29,8 @@ struct CollectorTextTests {
         #expect(CollectorText.sanitized(bytes: Data(long.utf8)).count == 201)
         #expect(CollectorText.sanitized(bytes: Data("short".utf8), truncated: true) == "short…")
         #expect(CollectorText.sanitized(String(repeating: "x", count: 200)).count == 200)
-        #expect(CollectorText.sanitized(String(repeating: "\u{1B}", count: 100)).count == 201)
+        // 33 escapes of 6 characters fit in 200; an escape is never split.
+        #expect(CollectorText.sanitized(String(repeating: "\u{1B}", count: 100)) == String(repeating: "\\u{1B}", count: 33) + "…")
     }
 
     @Test("a 500 whose body forges a terminal line: the retry reason, and so the stored last error, holds no control character")
@@ -40,8 +41,8 @@ struct CollectorTextTests {
             return
         }
         #expect(!reason.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, "got: \(reason.debugDescription)")
-        #expect(reason.hasPrefix("HTTP 500: \\x1b[2K") && reason.count <= 220, "got: \(reason.debugDescription)")
-        #expect(response.bodySnippet(limit: 10) == "\\x1b[2K\\r…")
+        #expect(reason.hasPrefix("HTTP 500: \\u{1B}[2K") && reason.count <= 220, "got: \(reason.debugDescription)")
+        #expect(response.bodySnippet(limit: 10) == "\\u{1B}[2K…")
     }
 
     @Test("a redirect's Location host with a percent-encoded escape is shown escaped")
@@ -64,7 +65,7 @@ struct CollectorTextTests {
                                     configuration: DeliveryWorkerConfiguration(retryPolicy: RetryPolicy(baseDelay: 5, maxDelay: 5)))
         let report = await worker.deliverAvailable(deadline: Date().addingTimeInterval(10))
         let reason = try #require(report.lastError)
-        #expect(!reason.contains("\u{1B}") && !reason.contains("\n") && reason.contains("\\x1b[8m"), "got: \(reason.debugDescription)")
+        #expect(!reason.contains("\u{1B}") && !reason.contains("\n") && reason.contains("\\u{1B}[8m"), "got: \(reason.debugDescription)")
         let rows = try store.query(StoreQuery(status: .pending))
         #expect(rows.count == 3 && rows.allSatisfy { $0.lastError == reason })
     }

@@ -115,7 +115,7 @@ struct HostileCollectorDemoTests {
                                      "--format", "segment", "--write-key", "k", "--timeout", "3"])
         #expect(await flush.wait(timeout: 30) == 1, "got: \(flush.standardError)")
         let printed = flush.standardError + flush.outputLines.joined(separator: "\n")
-        #expect(printed.contains("HTTP 500: \\x1b[2K\\r\\x1b[1Aflush: sent 0, delivered 500 … all good\\n\\x1b[8m"), "got: \(printed)")
+        #expect(printed.contains("HTTP 500: \\u{1B}[2K\\r\\u{1B}[1Aflush: sent 0, delivered 500 … all good\\n\\u{1B}[8m"), "got: \(printed)")
         #expect(!printed.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x0D }, "a control character reached the terminal")
         #expect(!printed.split(separator: "\n").contains { $0.hasPrefix("flush: sent 0, delivered 500") }, "a line was forged")
     }

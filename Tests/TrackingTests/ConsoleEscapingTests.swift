@@ -35,4 +35,12 @@ struct ConsoleEscapingTests {
         for text in ["Cart", "Grüße · 日本語 🎉", "a\\nb", ""] { #expect(TerminalText.escaping(text) == text) }
         #expect(TerminalText.escaping("a\tb\u{0}") == "a\\tb\\u{0}")
     }
+
+    @Test("bidirectional overrides and line separators are escaped; the limited form never splits an escape")
+    func reorderingAndLimit() {
+        #expect(TerminalText.escaping("a\u{202E}b\u{2066}c\u{2028}") == "a\\u{202E}b\\u{2066}c\\u{2028}")
+        #expect(TerminalText.escaping("ab\u{1B}cd", limit: 4) == "ab…")
+        #expect(TerminalText.escaping("abc", limit: 3) == "abc")
+        #expect(TerminalText.escaping("abcd", limit: 3) == "abc…")
+    }
 }

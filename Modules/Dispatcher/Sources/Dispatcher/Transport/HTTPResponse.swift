@@ -27,7 +27,7 @@ public struct HTTPResponse: Sendable, Equatable {
     }
 
     /// Up to `limit` characters of the body as text, for error messages: control characters
-    /// are escaped (`\x1b`, `\n`…), so a collector's text cannot drive a terminal, and `…`
+    /// are escaped (`\u{1B}`, `\n`…), so a collector's text cannot drive a terminal, and `…`
     /// marks a cut.
     public func bodySnippet(limit: Int = 200) -> String {
         CollectorText.sanitized(bytes: body, limit: limit, truncated: bodyTruncated)
