@@ -9,8 +9,7 @@ import Darwin
 /// every connection: raw POSIX sockets, a thread per connection, an ephemeral port. It stops
 /// itself after `lifetime` seconds, and on ``stop()``.
 public final class HostileCollector: @unchecked Sendable {
-    // Safe: `stopped`, `connections`, `accepted` and `written` are only touched while holding
-    // `lock`; the rest is fixed after init.
+    // Safe: `written` is only touched while holding `lock`; the rest is fixed after init.
 
     /// How every connection is treated.
     public enum Behaviour: Sendable, Equatable {
@@ -31,24 +30,15 @@ public final class HostileCollector: @unchecked Sendable {
         case respond(status: Int, body: Data)
     }
 
-    /// Why the collector could not start.
-    public struct StartError: Error, CustomStringConvertible {
-        /// What failed, with `errno`.
-        public var description: String
-    }
-
     /// The port, chosen by the kernel.
-    public let port: UInt16
+    public var port: UInt16 { listener.port }
     /// The behaviour of every connection.
     public let behaviour: Behaviour
     /// `http://127.0.0.1:<port>` or `http://[::1]:<port>`.
-    public let baseURL: URL
+    public var baseURL: URL { listener.baseURL }
 
-    private let listener: Int32
+    private let listener: LoopbackListener
     private let lock = NSLock()
-    private var stopped = false
-    private var connections: Set<Int32> = []
-    private var accepted = 0
     private var written = 0
 
     /// Starts a collector.
@@ -58,110 +48,28 @@ public final class HostileCollector: @unchecked Sendable {
     ///   - lifetime: seconds after which it stops itself. Defaults to 60.
     public init(_ behaviour: Behaviour, ipv6: Bool = false, lifetime: TimeInterval = 60) throws {
         self.behaviour = behaviour
-        let descriptor = socket(ipv6 ? AF_INET6 : AF_INET, Self.streamType, 0)
-        guard descriptor >= 0 else { throw StartError(description: "socket: errno \(errno)") }
-        var one: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        if behaviour == .neverRead {
-            // Inherited by accepted sockets: a small window stalls the client's upload.
-            var small: Int32 = 4096
-            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-        }
-        var storage = sockaddr_storage()
-        let length = ipv6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size
-        withUnsafeMutableBytes(of: &storage) { raw in
-            if ipv6 {
-                var address = sockaddr_in6()
-                address.sin6_family = sa_family_t(AF_INET6)
-                address.sin6_addr = in6addr_loopback
-                withUnsafeBytes(of: &address) { raw.copyMemory(from: $0) }
-            } else {
-                var address = sockaddr_in()
-                address.sin_family = sa_family_t(AF_INET)
-                address.sin_addr.s_addr = inet_addr("127.0.0.1")
-                withUnsafeBytes(of: &address) { raw.copyMemory(from: $0) }
-            }
-        }
-        let bound = withUnsafePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(length)) }
-        }
-        guard bound == 0, listen(descriptor, 16) == 0 else {
-            let code = errno
-            close(descriptor)
-            throw StartError(description: "bind/listen on loopback: errno \(code)")
-        }
-        var size = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        _ = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &size) }
-        }
-        let port = withUnsafeBytes(of: &storage) { raw in
-            ipv6 ? raw.load(as: sockaddr_in6.self).sin6_port : raw.load(as: sockaddr_in.self).sin_port
-        }
-        self.port = UInt16(bigEndian: port)
-        listener = descriptor
-        baseURL = URL(string: ipv6 ? "http://[::1]:\(self.port)" : "http://127.0.0.1:\(self.port)")!
-        let deadline = Date().addingTimeInterval(lifetime)
-        Thread.detachNewThread { [self] in acceptLoop(until: deadline) }
+        listener = try LoopbackListener(ipv6: ipv6, receiveBufferBytes: behaviour == .neverRead ? 4_096 : nil,
+                                        backlog: 16, lifetime: lifetime)
+        listener.start { [self] connection in serve(connection) }
     }
 
     deinit { stop() }
 
     /// The connections accepted so far.
-    public var connectionCount: Int { lock.withLock { accepted } }
+    public var connectionCount: Int { listener.connectionCount }
     /// The response bytes written so far, over every connection.
     public var bytesWritten: Int { lock.withLock { written } }
 
     /// Stops accepting and closes every connection.
-    public func stop() {
-        let open: Set<Int32>? = lock.withLock {
-            if stopped { return nil }
-            stopped = true
-            return connections
-        }
-        guard let open else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
-        for connection in open { shutdown(connection, Int32(SHUT_RDWR)) }
-    }
+    public func stop() { listener.stop() }
 
-    private var isStopped: Bool { lock.withLock { stopped } }
+    private var isStopped: Bool { listener.isStopped }
 
     #if canImport(Glibc)
-    private static let streamType = Int32(SOCK_STREAM.rawValue)
     private static let sendFlags = Int32(MSG_NOSIGNAL)
     #else
-    private static let streamType = SOCK_STREAM
     private static let sendFlags: Int32 = 0
     #endif
-
-    private func acceptLoop(until deadline: Date) {
-        defer { close(listener) }
-        while !isStopped {
-            if Date() >= deadline { return stop() }
-            var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, 100) > 0 else { continue }
-            let connection = accept(listener, nil, nil)
-            guard connection >= 0 else { continue }
-            #if canImport(Darwin)
-            var one: Int32 = 1
-            setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-            #endif
-            let registered: Bool = lock.withLock {
-                guard !stopped else { return false }
-                connections.insert(connection)
-                accepted += 1
-                return true
-            }
-            guard registered else {
-                close(connection)
-                return
-            }
-            Thread.detachNewThread { [self] in
-                serve(connection)
-                lock.withLock { _ = connections.remove(connection) }
-                close(connection)
-            }
-        }
-    }
 
     private func serve(_ connection: Int32) {
         if behaviour != .neverRead, !readRequest(connection) { return }

@@ -12,8 +12,8 @@ import Darwin
 /// connection, or stall. Every request is recorded, and the server tracks how many requests it
 /// was handling at once. It stops itself after `lifetime` seconds, and on ``stop()``.
 public final class LoopbackHTTPServer: @unchecked Sendable {
-    // Safe: the mutable state (`script`, `recorded`, counters, `stopped`, `connections`) is only
-    // touched while holding `lock`; `listener` and `port` are fixed after init.
+    // Safe: the mutable state (`script`, `recorded`, counters) is only touched while holding
+    // `lock`; `listener` and `port` are fixed after init.
 
     /// The port, chosen by the kernel.
     public let port: UInt16
@@ -22,7 +22,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     /// The action once the script is used up.
     public let defaultAction: Action
 
-    private let listener: Int32
+    private let listener: LoopbackListener
     private let recordBodies: Bool
     private let recordRequests: Bool
     private let lock = NSLock()
@@ -32,8 +32,6 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     private var maxActive = 0
     private var total = 0
     private var totalBytes = 0
-    private var stopped = false
-    private var connections: Set<Int32> = []
 
     /// Starts a server.
     /// - Parameters:
@@ -46,38 +44,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         self.defaultAction = defaultAction
         self.recordBodies = recordBodies && recordRequests
         self.recordRequests = recordRequests
-        #if canImport(Glibc)
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard descriptor >= 0 else { throw StartError(description: "socket: errno \(errno)") }
-        var reuse: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0, listen(descriptor, 64) == 0 else {
-            let code = errno
-            close(descriptor)
-            throw StartError(description: "bind/listen on 127.0.0.1: errno \(code)")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
-        }
-        listener = descriptor
-        port = UInt16(bigEndian: address.sin_port)
-        let deadline = Date().addingTimeInterval(lifetime)
-        let thread = Thread { [self] in acceptLoop(until: deadline) }
-        thread.name = "LoopbackHTTPServer.accept"
-        thread.start()
+        do { listener = try LoopbackListener(lifetime: lifetime) } catch { throw StartError(description: error.description) }
+        port = listener.port
+        listener.start { [self] connection in serve(connection) }
     }
 
     deinit { stop() }
@@ -98,50 +67,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     public var maxConcurrentRequests: Int { lock.withLock { maxActive } }
 
     /// Stops accepting and closes every connection.
-    public func stop() {
-        let open: Set<Int32>? = lock.withLock {
-            if stopped { return nil }
-            stopped = true
-            return connections
-        }
-        guard let open else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
-        for connection in open { shutdown(connection, Int32(SHUT_RDWR)) }
-    }
+    public func stop() { listener.stop() }
 
-    private var isStopped: Bool { lock.withLock { stopped } }
-
-    private func acceptLoop(until deadline: Date) {
-        defer { close(listener) }
-        while !isStopped {
-            if Date() >= deadline {
-                stop()
-                return
-            }
-            var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, 100) > 0 else { continue }
-            let connection = accept(listener, nil, nil)
-            guard connection >= 0 else { continue }
-            var noDelay: Int32 = 1
-            setsockopt(connection, Int32(IPPROTO_TCP), TCP_NODELAY, &noDelay, socklen_t(MemoryLayout<Int32>.size))
-            #if canImport(Darwin)
-            var noSignal: Int32 = 1
-            setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
-            #endif
-            let registered: Bool = lock.withLock {
-                if stopped { return false }
-                connections.insert(connection)
-                return true
-            }
-            guard registered else {
-                close(connection)
-                return
-            }
-            let thread = Thread { [self] in serve(connection) }
-            thread.name = "LoopbackHTTPServer.connection"
-            thread.start()
-        }
-    }
+    private var isStopped: Bool { listener.isStopped }
 
     // MARK: - One connection
 
@@ -149,10 +77,6 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     /// dropped from the connection's buffer before the answer: a body is never copied (unless
     /// bodies are recorded).
     private func serve(_ connection: Int32) {
-        defer {
-            lock.withLock { _ = connections.remove(connection) }
-            close(connection)
-        }
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 16)
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
