@@ -67,19 +67,4 @@ struct ClockAheadRestartTests {
         #expect(again.steady == 10)
         #expect(ClockBaseline(metadata: "not a reading") == nil)
     }
-
-    @Test("With the reading of this boot, an event really older than maxAge is still rejected")
-    func genuinelyOldEventsAreStillRejectedAfterARestart() async throws {
-        let directory = try TemporaryDirectory(prefix: "clock-old-restart")
-        defer { directory.remove() }
-        let server = try LoopbackHTTPServer(lifetime: 30)
-        defer { server.stop() }
-        let store = try EventStore(path: directory.file("store.sqlite").path)
-        defer { store.close() }
-        try store.insert(DeliveryFixtures.encodedEvents(3), now: Date().addingTimeInterval(-eightDays))
-        let baseline = ClockBaseline.adopt(in: store)
-        server.enqueue(.respond(status: 503))
-        let report = try await worker(store, server, offset: 0, baseline: baseline).deliverAvailable(deadline: Date().addingTimeInterval(30))
-        #expect(report.rejected == 3)
-    }
 }

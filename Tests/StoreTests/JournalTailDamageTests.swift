@@ -20,23 +20,26 @@ import TestSupport
         return offsets
     }
 
-    /// Writes `count` events to a journal at `directory` and closes it.
-    static func writeJournal(_ directory: String, count: Int) throws {
+    /// Writes `count` events to a journal at `directory`, closes it, then lets `damage` change
+    /// the bytes of its segment, given the offsets of its records.
+    static func writeJournal(_ directory: String, count: Int, damage: (inout Data, [Int]) -> Void) throws {
         let journal = try EventJournal(directory: directory)
         #expect(journal.append(contentsOf: (0..<count).map { sampleEvent($0) }).written == count)
         journal.close()
+        let segment = URL(fileURLWithPath: directory + "/" + JournalSegment.fileName(1))
+        var data = try Data(contentsOf: segment)
+        damage(&data, recordOffsets(in: data))
+        try data.write(to: segment)
     }
 
     @Test func aDamagedLastRecordIsCountedAndTheSegmentKeptAside() async throws {
         let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
         let storePath = folder.file("store.sqlite").path
-        try Self.writeJournal(storePath + ".journal", count: 2_000)
+        try Self.writeJournal(storePath + ".journal", count: 2_000) { data, offsets in
+            data[offsets[offsets.count - 1] + JournalRecord.frameHeader + 10] ^= 0x40
+        }
         let segment = storePath + ".journal/" + JournalSegment.fileName(1)
-        var data = try Data(contentsOf: URL(fileURLWithPath: segment))
-        let last = try #require(Self.recordOffsets(in: data).last)
-        data[last + JournalRecord.frameHeader + 10] ^= 0x40
-        try data.write(to: URL(fileURLWithPath: segment))
 
         let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(storePath: storePath))
         let counters = dispatcher.counters
@@ -50,13 +53,10 @@ import TestSupport
         let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
         let directory = folder.file("journal").path
-        try Self.writeJournal(directory, count: 500)
-        let segment = directory + "/" + JournalSegment.fileName(1)
-        var data = try Data(contentsOf: URL(fileURLWithPath: segment))
-        let offsets = Self.recordOffsets(in: data)
-        for offset in offsets.suffix(3) { data[offset + JournalRecord.frameHeader + 20] ^= 0x01 }
-        data[offsets[offsets.count - 2] + 9] ^= 0x10 // the second-to-last record's sequence
-        try data.write(to: URL(fileURLWithPath: segment))
+        try Self.writeJournal(directory, count: 500) { data, offsets in
+            for offset in offsets.suffix(3) { data[offset + JournalRecord.frameHeader + 20] ^= 0x01 }
+            data[offsets[offsets.count - 2] + 9] ^= 0x10 // the second-to-last record's sequence
+        }
 
         let journal = try EventJournal(directory: directory)
         defer { journal.close() }
@@ -68,13 +68,10 @@ import TestSupport
         let folder = try TemporaryDirectory(prefix: "StoreTests")
         defer { folder.remove() }
         let directory = folder.file("journal").path
-        try Self.writeJournal(directory, count: 100)
-        let segment = directory + "/" + JournalSegment.fileName(1)
-        var data = try Data(contentsOf: URL(fileURLWithPath: segment))
-        let last = try #require(Self.recordOffsets(in: data).last)
         // The marker is stored last: a record torn by the kill has its payload and no marker.
-        for index in 0..<8 { data[last + index] = 0 }
-        try data.write(to: URL(fileURLWithPath: segment))
+        try Self.writeJournal(directory, count: 100) { data, offsets in
+            for index in 0..<8 { data[offsets[offsets.count - 1] + index] = 0 }
+        }
 
         let journal = try EventJournal(directory: directory)
         defer { journal.close() }
