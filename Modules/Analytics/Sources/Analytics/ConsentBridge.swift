@@ -1,6 +1,7 @@
 import DataQuality
 import Dispatcher
 import Foundation
+import Tracking
 
 /// Applies privacy decisions to what the Dispatcher holds: granted consent releases the held
 /// events of a category (they are delivered), denied consent deletes them, opt-out deletes every
@@ -22,14 +23,16 @@ final class ConsentBridge: @unchecked Sendable {
 
     init(dispatcher: Dispatcher) { self.dispatcher = dispatcher }
 
-    /// Handles one privacy change.
+    /// Handles one privacy change. An opt-out's deletion covers the events made before this
+    /// call (an id made now bounds them), not those sent after a later opt-in.
     func apply(_ change: PrivacyChange) {
         let dispatcher = self.dispatcher
+        let boundary = change == .optedOut ? EventID.make() : nil
         lock.withLock {
             let previous = last
             let task = Task {
                 await previous?.value
-                await self.run(change, on: dispatcher)
+                await self.run(change, boundary: boundary, on: dispatcher)
             }
             last = task
             tasks.append(task)
@@ -37,7 +40,7 @@ final class ConsentBridge: @unchecked Sendable {
     }
 
     /// Applies one change to the stored events and notes what it did.
-    private func run(_ change: PrivacyChange, on dispatcher: Dispatcher) async {
+    private func run(_ change: PrivacyChange, boundary: UUID?, on dispatcher: Dispatcher) async {
         do {
             switch change {
             case .consent(let category, .granted):
@@ -47,7 +50,7 @@ final class ConsentBridge: @unchecked Sendable {
                 let count = try await dispatcher.deleteHeld(category: category)
                 note("consent denied for \(category): \(count) held events deleted")
             case .optedOut:
-                try await dispatcher.deleteAllEvents()
+                try await dispatcher.deleteAllEvents(before: boundary)
                 note("opted out: every stored event deleted")
             case .purged:
                 try await dispatcher.purge()

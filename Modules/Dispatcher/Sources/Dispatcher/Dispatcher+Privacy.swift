@@ -44,16 +44,21 @@ extension Dispatcher {
     /// Deletes every stored event (pending, held, in flight, rejected, the delivered history),
     /// the timeline and what waits in memory, keeping the metadata: what opt-out does. Returns
     /// once they are gone from the disk; no event stored before the call is sent afterwards.
-    public func deleteAllEvents() async throws { try await erase(keepingMetadata: true) }
+    /// - Parameter boundary: when given, only events whose id precedes it are deleted. Event ids
+    ///   are time-ordered (`EventID.make()` is greater than every id made before it), so an id
+    ///   made at the moment of a decision separates the events sent before it from later ones.
+    public func deleteAllEvents(before boundary: UUID? = nil) async throws {
+        try await erase(keepingMetadata: true, before: boundary)
+    }
 
-    private func erase(keepingMetadata: Bool) async throws {
+    private func erase(keepingMetadata: Bool, before boundary: UUID? = nil) async throws {
         overflow.removeAll()
         timeline.removeAll()
         guard let backend else { return }
         let work: @Sendable () async -> Result<Void, any Error> = {
             await Self.offload {
                 _ = backend.ingest.waitUntilPersisted(timeout: 10)
-                let erased = Result { try backend.store.erase(keepingMetadata: keepingMetadata) }
+                let erased = Result { try backend.store.erase(keepingMetadata: keepingMetadata, before: boundary) }
                 backend.ingest.scrubJournal(timeout: 10)
                 return erased
             }
