@@ -8,7 +8,7 @@ enum DemoCommand {
     /// The subcommands, in the order the overview lists them.
     static let subcommands: [CommandSpec] = [
         GenerateCommand.spec, MonitorCommand.spec, FlushCommand.spec, RequeueCommand.spec,
-        ReconcileCommand.spec, BenchCommand.spec,
+        PrivacyCommand.spec, ReconcileCommand.spec, BenchCommand.spec,
     ]
 
     /// `demo --help`: the journey's usage and options, then each subcommand in one line.
@@ -40,6 +40,7 @@ enum DemoCommand {
             case "monitor": return try MonitorCommand.run(rest)
             case "flush": return try await FlushCommand.run(rest)
             case "requeue": return try await RequeueCommand.run(rest)
+            case "privacy": return try await PrivacyCommand.run(rest)
             case "reconcile": return try ReconcileCommand.run(rest)
             case "bench": return try await BenchCommand.run(rest)
             case let word? where !word.hasPrefix("-"):

@@ -7,7 +7,12 @@ extension Analytics {
     /// Whether the user opted out of tracking.
     public var isOptedOut: Bool { quality.privacy.isOptedOut }
 
-    /// Stops tracking: every later event is dropped before any stage sees it, and counted.
+    /// Stops tracking: nothing leaves the device from now on. Every later event is dropped
+    /// before any stage sees it, and counted; every event already queued (stored, held, in the
+    /// journal, or claimed for delivery) is deleted, and overwritten on disk, and the request in
+    /// flight, if any, is cancelled. The decision is saved at once and the deletion runs in the
+    /// background (``settle()`` waits for it); a process that dies first deletes them at its
+    /// next start. Identifiers are kept (``purge()`` forgets them).
     public func optOut() { quality.privacy.optOut() }
 
     /// Resumes tracking after ``optOut()``.
@@ -17,15 +22,18 @@ extension Analytics {
     public func consent(for category: String) -> ConsentDecision { quality.privacy.consent(for: category) }
 
     /// Records the user's consent for a category. Granted releases the category's held events
-    /// for delivery; denied deletes them. New events follow the decision at once; the stored
-    /// ones are done in the background (``settle()`` waits for it).
+    /// for delivery; denied deletes them (overwritten on disk). New events follow the decision
+    /// at once; the stored ones are done in the background (``settle()`` waits for it), and again
+    /// at every start, so a process that dies in between cannot leave them held.
     public func setConsent(_ decision: ConsentDecision, for category: String) {
         quality.privacy.setConsent(decision, for: category)
     }
 
     /// Forgets everything: identifiers, the session, opt-out, consent, and every event sent
-    /// before the call. Returns once the stored events and identifiers are gone, so events sent
-    /// afterwards (with a new installation id) are kept, and that id with them.
+    /// before the call. Returns once the stored events and identifiers are gone (overwritten on
+    /// disk, journal files removed), so events sent afterwards (with a new installation id) are
+    /// kept, and that id with them. No event sent before the call is sent after it returns: the
+    /// request in flight is cancelled and awaited, the batch claimed ahead of it is never sent.
     public func purge() async {
         quality.purge()
         // The store's purge deletes every event persisted by then and the whole metadata: it

@@ -16,12 +16,14 @@ extension Analytics {
             remove: { try dispatcher.setMetadata($0, nil) })
     }
 
-    /// Applies `stack`'s privacy changes to the stored events.
+    /// Applies `stack`'s privacy changes to the stored events, starting with its saved state
+    /// (a decision saved by a process that died before applying it is applied now).
     func watchPrivacy(of stack: DataQualityStack) {
         let bridge = self.bridge
         let privacy = stack.privacy
         let token = privacy.observe { change in bridge.apply(change) }
         watchers.add { privacy.removeObserver(token) }
+        bridge.reconcile(privacy)
     }
 
     /// Finishes a start made before the store could be read, once it opened: what the app

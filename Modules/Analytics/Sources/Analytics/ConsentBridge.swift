@@ -1,14 +1,17 @@
 import DataQuality
 import Dispatcher
 import Foundation
+import Tracking
 
 /// Applies privacy decisions to what the Dispatcher holds: granted consent releases the held
-/// events of a category (they are delivered), denied consent deletes them, a purge deletes
-/// everything stored.
+/// events of a category (they are delivered), denied consent deletes them, opt-out deletes every
+/// stored event, a purge deletes everything stored.
 ///
 /// Privacy observers are called synchronously; the store work runs in tasks that ``settle()``
 /// waits for, so a decision takes effect for new events at once and for stored ones soon after.
-/// What each change did is kept as a line of ``log``.
+/// A decision is saved before it is applied, so a process that dies in between would leave it
+/// unapplied: ``reconcile(_:)`` applies the saved state again at every start (each application
+/// is idempotent and costs what it touches). What each change did is kept as a line of ``log``.
 final class ConsentBridge: @unchecked Sendable {
     // Safe: `tasks`, `last` and `log` are only touched while holding `lock`.
     private let lock = NSLock()
@@ -20,14 +23,16 @@ final class ConsentBridge: @unchecked Sendable {
 
     init(dispatcher: Dispatcher) { self.dispatcher = dispatcher }
 
-    /// Handles one privacy change.
+    /// Handles one privacy change. An opt-out's deletion covers the events made before this
+    /// call (an id made now bounds them), not those sent after a later opt-in.
     func apply(_ change: PrivacyChange) {
         let dispatcher = self.dispatcher
+        let boundary = change == .optedOut ? EventID.make() : nil
         lock.withLock {
             let previous = last
             let task = Task {
                 await previous?.value
-                await self.run(change, on: dispatcher)
+                await self.run(change, boundary: boundary, on: dispatcher)
             }
             last = task
             tasks.append(task)
@@ -35,7 +40,7 @@ final class ConsentBridge: @unchecked Sendable {
     }
 
     /// Applies one change to the stored events and notes what it did.
-    private func run(_ change: PrivacyChange, on dispatcher: Dispatcher) async {
+    private func run(_ change: PrivacyChange, boundary: UUID?, on dispatcher: Dispatcher) async {
         do {
             switch change {
             case .consent(let category, .granted):
@@ -44,6 +49,9 @@ final class ConsentBridge: @unchecked Sendable {
             case .consent(let category, .denied):
                 let count = try await dispatcher.deleteHeld(category: category)
                 note("consent denied for \(category): \(count) held events deleted")
+            case .optedOut:
+                try await dispatcher.deleteAllEvents(before: boundary)
+                note("opted out: every stored event deleted")
             case .purged:
                 try await dispatcher.purge()
                 note("purged: every stored event deleted")
@@ -52,6 +60,16 @@ final class ConsentBridge: @unchecked Sendable {
             }
         } catch {
             note("privacy change \(change) could not be applied: \(error)")
+        }
+    }
+
+    /// Applies the saved privacy state again (at start): opted out deletes every stored event;
+    /// each granted or denied category releases or deletes its held events.
+    func reconcile(_ privacy: PrivacyControls) {
+        if privacy.isOptedOut { apply(.optedOut) }
+        for (category, decision) in privacy.consentDecisions.sorted(by: { $0.key < $1.key })
+        where decision == .granted || decision == .denied {
+            apply(.consent(category: category, decision: decision))
         }
     }
 

@@ -62,41 +62,6 @@ extension Dispatcher {
         return requeued
     }
 
-    /// Releases the events of `category` held for consent: they become pending and are delivered.
-    /// - Returns: how many were released.
-    @discardableResult
-    public func releaseHeld(category: String) async throws -> Int {
-        guard let backend else { return 0 }
-        let released = try await Self.offload { () -> Result<Int, any Error> in
-            _ = backend.ingest.waitUntilPersisted(timeout: 10)
-            return Result { try backend.store.releaseHeld(category: category) }
-        }.get()
-        if released > 0 { backend.scheduler?.request() }
-        return released
-    }
-
-    /// Deletes the events of `category` held for consent (consent was denied).
-    /// - Returns: how many were deleted.
-    @discardableResult
-    public func deleteHeld(category: String) async throws -> Int {
-        guard let backend else { return 0 }
-        return try await Self.offload { () -> Result<Int, any Error> in
-            _ = backend.ingest.waitUntilPersisted(timeout: 10)
-            return Result { try backend.store.deleteHeld(category: category) }
-        }.get()
-    }
-
-    /// Deletes every stored event, the timeline, what waits in memory and the store's metadata.
-    public func purge() async throws {
-        overflow.removeAll()
-        timeline.removeAll()
-        guard let backend else { return }
-        try await Self.offload { () -> Result<Void, any Error> in
-            _ = backend.ingest.waitUntilPersisted(timeout: 10)
-            return Result { try backend.store.purge() }
-        }.get()
-    }
-
     /// Persists what is pending, stops delivery and the writer, and closes the store, waiting
     /// at most about `timeout` seconds for each.
     public func close(timeout: TimeInterval = 10) async {

@@ -106,6 +106,11 @@ final class DeliveryScheduler: @unchecked Sendable {
         if wanted { request() }
     }
 
+    /// Runs `body` while no delivery round runs (see ``DeliveryWorker/excludingRounds(_:)``).
+    func excludingRounds<T: Sendable>(_ body: @escaping @Sendable () async -> T) async -> T {
+        await worker.excludingRounds(body)
+    }
+
     /// Whether rounds are paused.
     var isPaused: Bool { lock.withLock { paused } }
 

@@ -45,14 +45,17 @@ actor DeliveryWorker {
     let queue: any DeliveryQueue
     let observer: (@Sendable (DeliveryAttempt) -> Void)?
     let progress: (@Sendable (DeliveryReport) -> Void)?
-    private var currentRound: Task<DeliveryReport, Never>?
+    /// The round in progress.
+    var currentRound: Task<DeliveryReport, Never>?
+    /// While set, work that excludes rounds runs (``excludingRounds(_:)``): rounds wait for it.
+    var barrier: Task<Void, Never>?
     private var finishRequested = false
     /// Before this, the collector asked to be sent nothing (its `Retry-After`).
     private var hold: Date?
     /// Whether ``hold`` was read from the queue (once, at the first round).
     private var holdLoaded = false
     /// The wait for ``hold`` in progress, ended early by ``stop()`` and ``finishAfterCurrentBatch()``.
-    private var holdWait: TimedWait?
+    var holdWait: TimedWait?
     /// Where the round's blocking queue calls run.
     let storeQueue: BlockingQueue
     /// Where queue work overlaps a request in flight (``OverlappedQueueWork``).
@@ -96,7 +99,10 @@ actor DeliveryWorker {
     ///     no CPU, when it ends before `deadline`, and otherwise ends at once with
     ///     ``DeliveryStopReason/backingOff`` and ``DeliveryReport/earliestNextAttempt``.
     func deliverAvailable(deadline: Date, ignoringBackoff: Bool = false) async -> DeliveryReport {
-        while let running = currentRound { _ = await running.value }
+        while currentRound != nil || barrier != nil {
+            await waitForExclusions()
+            if let running = currentRound { _ = await running.value }
+        }
         guard state != .stopped else {
             var report = DeliveryReport()
             report.stopReason = .stopped

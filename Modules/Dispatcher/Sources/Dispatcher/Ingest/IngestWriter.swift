@@ -141,6 +141,14 @@ final class IngestWriter: @unchecked Sendable {
         return true
     }
 
+    /// Waits (at most `timeout`) until everything enqueued is in the store, then removes every
+    /// journal file holding records already there (``EventJournal/scrub(before:)``): what the
+    /// store deleted for privacy is not left readable in the journal's folder.
+    func scrubJournal(timeout: TimeInterval) {
+        _ = waitUntilPersisted(timeout: timeout)
+        journal.scrub(before: condition.withLock { committed })
+    }
+
     private func hasNotCommitted(_ target: JournalPosition) -> Bool {
         condition.withLock { committed < target }
     }

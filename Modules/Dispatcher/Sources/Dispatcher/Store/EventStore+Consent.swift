@@ -4,7 +4,7 @@ import Foundation
 extension EventStore {
     /// Makes the held events of a category deliverable: they become pending, and their stored
     /// flags lose `awaiting_consent` (the wire then shows no hold that no longer applies).
-    /// Scans the store once.
+    /// Reaches them through the index of held rows: its cost follows the rows it releases.
     /// - Parameter category: the events' category.
     /// - Returns: how many were released.
     @discardableResult
@@ -36,12 +36,17 @@ extension EventStore {
         }
     }
 
-    /// Deletes the held events of a category (consent denied). Scans the store once.
+    /// Deletes the held events of a category (consent denied), reaching them through the index
+    /// of held rows (its cost follows the rows it deletes, not the store's size). Their content is
+    /// overwritten and the write-ahead log emptied before this returns (see
+    /// ``overwritingDeleted(_:_:)``).
     /// - Parameter category: the events' category.
     /// - Returns: how many were deleted.
     @discardableResult
     func deleteHeld(category: String) throws -> Int {
-        try write { database, counts in
+        try withDatabase { database in try database.execute("PRAGMA secure_delete = ON") }
+        defer { _ = try? withDatabase { database in try database.execute("PRAGMA secure_delete = FAST") } }
+        let deleted = try write { database, counts in
             let delete = try database.cached(EventStoreSchema.deleteHeld)
             try delete.bind(category, at: 1)
             var deleted = 0
@@ -53,5 +58,7 @@ extension EventStore {
             delete.reset()
             return deleted
         }
+        if deleted > 0 { try withDatabase { database in _ = try truncateLog(database) } }
+        return deleted
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-// Housekeeping: rejected events, purge, metadata, checkpoints, closing.
+// Housekeeping: rejected events, metadata, checkpoints, closing (purge: EventStore+Erasing).
 extension EventStore {
     /// Deletes every rejected event.
     /// - Returns: how many were deleted.
@@ -40,31 +40,6 @@ extension EventStore {
             counts.pending += requeued
             if requeued > 0 { pendingFloor = min(pendingFloor, lowest) }
             return requeued
-        }
-    }
-
-    /// Deletes every event, the delivered history and all metadata (identifiers included), resets the counters, and
-    /// compacts the file so the deleted content does not linger in free pages.
-    ///
-    /// Keys starting with `_` are the store's own bookkeeping (such as the ingest writer's
-    /// journal position, ``IngestWriter/positionKey``) and are kept, so that a restart does not
-    /// replay purged events from the journal.
-    func purge() throws {
-        guard !isReadOnly else { throw readOnlyError }
-        try withDatabase { database in
-            let next = StoreCounts()
-            try database.transaction {
-                try database.execute("DELETE FROM events; DELETE FROM delivered; DELETE FROM contexts; DELETE FROM meta WHERE substr(key, 1, 1) <> '_'")
-                try writeCounters(next, database)
-            }
-            counters = next
-            contextCache = [:]
-            inFlight = [:]
-            recentIDs.removeAll(keepingCapacity: true)
-            olderIDs = []
-            pendingFloor = 0
-            try database.execute("VACUUM")
-            _ = try database.scalarInt("PRAGMA wal_checkpoint(TRUNCATE)")
         }
     }
 

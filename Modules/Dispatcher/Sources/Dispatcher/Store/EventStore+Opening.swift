@@ -84,7 +84,8 @@ extension EventStore {
         // tree and claims read forward, so few pages are read twice; memory stays small.
         try database.execute("PRAGMA cache_size = -1024")
         // Some builds (Debian's) default to full secure delete, which writes every freed page to
-        // the log: deleted rows are overwritten when it costs no extra I/O; purge() vacuums.
+        // the log: deleted rows are overwritten when it costs no extra I/O. Deleting for privacy
+        // (purge, opt-out, denied consent) overwrites everything (`overwritingDeleted`).
         try database.execute("PRAGMA secure_delete = FAST")
         if try database.scalarInt("PRAGMA user_version") != EventStoreSchema.version {
             try database.transaction {
@@ -96,6 +97,7 @@ extension EventStore {
                 try database.execute(EventStoreSchema.setVersion)
             }
         }
+        try database.execute(EventStoreSchema.createHeldIndex)
         if try database.scalarInt("PRAGMA application_id") != Int64(EventStoreSignature.applicationID) {
             try database.execute("PRAGMA application_id = \(EventStoreSignature.applicationID)")
         }

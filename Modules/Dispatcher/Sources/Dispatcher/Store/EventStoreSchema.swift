@@ -2,8 +2,10 @@ import Foundation
 
 /// The SQL of an ``EventStore`` file, in one place.
 ///
-/// One row per event in `events`, and **no secondary index**: every index costs a second B-tree
-/// write per insert, which halves ingest speed. Instead:
+/// One row per event in `events`, and no secondary index over every row: every index costs a
+/// second B-tree write per insert, which halves ingest speed. The one index, `events_held`, is
+/// partial: it covers only the rows held for consent (by category), so an ordinary insert never
+/// writes it, and a consent decision reaches its rows without scanning the store. Otherwise:
 /// - `seq` (the rowid) is time-ordered, the order of delivery; claiming scans pending rows from
 ///   a floor kept in memory, so it reads one page, not the store;
 /// - the rows in flight are found through an in-memory `id → seq` map (and, after a crash,
@@ -186,6 +188,8 @@ enum EventStoreSchema {
         """
     /// Deletes the history's oldest rows, up to and including a `dseq`.
     static let trimDelivered = "DELETE FROM delivered WHERE dseq <= ?"
+    /// The index of held rows by category (created on every writable open when missing).
+    static let createHeldIndex = "CREATE INDEX IF NOT EXISTS events_held ON events(category) WHERE status = 3"
     static let heldInCategory = "SELECT seq, flags, size FROM events WHERE status = 3 AND category = ?"
     static let releaseHeld = "UPDATE events SET status = 0, flags = ?, size = ? WHERE seq = ? AND status = 3"
     static let deleteHeld = "DELETE FROM events WHERE status = 3 AND category = ? RETURNING size"

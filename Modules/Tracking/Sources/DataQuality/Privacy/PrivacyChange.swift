@@ -1,6 +1,7 @@
 /// A change to the privacy state, as an observer of ``PrivacyControls`` is told.
 public enum PrivacyChange: Sendable, Equatable {
-    /// The user opted out: nothing is stored or sent from now on.
+    /// The user opted out: no later event is stored, and the events already queued are deleted
+    /// (the runtime's Dispatcher does it), so nothing leaves the device from now on.
     case optedOut
     /// The user opted back in.
     case optedIn

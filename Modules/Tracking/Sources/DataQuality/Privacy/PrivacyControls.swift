@@ -65,7 +65,8 @@ public final class PrivacyControls: @unchecked Sendable {
     /// The event categories that need consent.
     public var consentCategories: Set<String> { lock.withLock { requiring } }
 
-    /// Opts out: from now on nothing is stored or sent. Persisted.
+    /// Opts out: from now on no event is stored, and observers are told (the runtime then
+    /// deletes the queued events, so nothing leaves the device). Persisted.
     public func optOut() { setOptedOut(true) }
 
     /// Opts back in. Persisted.

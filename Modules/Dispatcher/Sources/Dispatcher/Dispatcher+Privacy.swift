@@ -1,0 +1,69 @@
+import Foundation
+
+/// Consent, opt-out and purge, as the store sees them.
+///
+/// A deletion here is final once the call returns: the rows are gone, their content is
+/// overwritten in the SQLite file (`secure_delete`) and its write-ahead log is emptied, and the
+/// journal files that held them are removed. ``purge()`` and ``deleteAllEvents()`` also exclude
+/// delivery while they run: the request in flight, if any, is cancelled and awaited, and the batch
+/// claimed ahead of it is released unsent, so no event stored before the call is sent after it.
+extension Dispatcher {
+    /// Releases the events of `category` held for consent: they become pending and are delivered.
+    /// - Returns: how many were released.
+    @discardableResult
+    public func releaseHeld(category: String) async throws -> Int {
+        guard let backend else { return 0 }
+        let released = try await Self.offload { () -> Result<Int, any Error> in
+            _ = backend.ingest.waitUntilPersisted(timeout: 10)
+            return Result { try backend.store.releaseHeld(category: category) }
+        }.get()
+        if released > 0 { backend.scheduler?.request() }
+        return released
+    }
+
+    /// Deletes the events of `category` held for consent (consent was denied); before it returns
+    /// their content is overwritten on disk and the journal files that held them are removed.
+    /// Held events are never claimed for delivery, so none of them is in flight.
+    /// - Returns: how many were deleted.
+    @discardableResult
+    public func deleteHeld(category: String) async throws -> Int {
+        guard let backend else { return 0 }
+        return try await Self.offload { () -> Result<Int, any Error> in
+            _ = backend.ingest.waitUntilPersisted(timeout: 10)
+            let deleted = Result { try backend.store.deleteHeld(category: category) }
+            backend.ingest.scrubJournal(timeout: 10)
+            return deleted
+        }.get()
+    }
+
+    /// Deletes every stored event, the timeline, what waits in memory and the store's metadata
+    /// (identifiers, session, privacy state). Returns once they are gone from the disk; no event
+    /// stored before the call is sent afterwards (see the type's notes on delivery).
+    public func purge() async throws { try await erase(keepingMetadata: false) }
+
+    /// Deletes every stored event (pending, held, in flight, rejected, the delivered history),
+    /// the timeline and what waits in memory, keeping the metadata: what opt-out does. Returns
+    /// once they are gone from the disk; no event stored before the call is sent afterwards.
+    /// - Parameter boundary: when given, only events whose id precedes it are deleted. Event ids
+    ///   are time-ordered (`EventID.make()` is greater than every id made before it), so an id
+    ///   made at the moment of a decision separates the events sent before it from later ones.
+    public func deleteAllEvents(before boundary: UUID? = nil) async throws {
+        try await erase(keepingMetadata: true, before: boundary)
+    }
+
+    private func erase(keepingMetadata: Bool, before boundary: UUID? = nil) async throws {
+        overflow.removeAll()
+        timeline.removeAll()
+        guard let backend else { return }
+        let work: @Sendable () async -> Result<Void, any Error> = {
+            await Self.offload {
+                _ = backend.ingest.waitUntilPersisted(timeout: 10)
+                let erased = Result { try backend.store.erase(keepingMetadata: keepingMetadata, before: boundary) }
+                backend.ingest.scrubJournal(timeout: 10)
+                return erased
+            }
+        }
+        guard let scheduler = backend.scheduler else { return try await work().get() }
+        try await scheduler.excludingRounds(work).get()
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+// Leaving no consumed record readable (after a privacy deletion in the store).
+extension EventJournal {
+    /// Removes every file of the folder that holds records before `position` (which the store
+    /// has), instead of keeping it for reuse: the active segment is sealed (later appends start a
+    /// new file), every segment whose records all come before `position` is deleted, and so are
+    /// the files waiting for reuse and the spare segment (a reused file keeps the bytes of its
+    /// earlier records past its new ones). A segment still holding records after `position`
+    /// stays, as the writer has not read them yet.
+    func scrub(before position: JournalPosition) {
+        let (consumed, free, unused): ([JournalSegment], [String], JournalSegment?) = condition.withLock {
+            segments.last?.sealed = true
+            var consumed: [JournalSegment] = []
+            while let first = segments.first,
+                  first.number < position.segment || (first.number == position.segment && first.end <= position.offset) {
+                let segment = segments.removeFirst()
+                liveBytes -= segment.capacity
+                consumed.append(segment)
+            }
+            defer {
+                freeFiles = []
+                spare = nil
+            }
+            return (consumed, freeFiles, spare)
+        }
+        for segment in consumed { segment.remove() }
+        unused?.remove()
+        for path in free { unlink(path) }
+    }
+}
