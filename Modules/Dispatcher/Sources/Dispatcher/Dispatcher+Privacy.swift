@@ -28,17 +28,20 @@ extension Dispatcher {
     @discardableResult
     public func deleteHeld(category: String) async throws -> Int {
         guard let backend else { return 0 }
+        let path = configuration.storePath
         return try await Self.offload { () -> Result<Int, any Error> in
-            _ = backend.ingest.waitUntilPersisted(timeout: 10)
+            let settled = backend.ingest.waitUntilPersisted(timeout: Self.privacySettleTimeout)
             let deleted = Result { try backend.store.deleteHeld(category: category) }
-            backend.ingest.scrubJournal(timeout: 10)
-            return deleted
+            backend.ingest.scrubJournal(timeout: settled ? Self.privacySettleTimeout : 0)
+            return deleted.flatMap { settled ? .success($0) : .failure(Self.notErased(path)) }
         }.get()
     }
 
     /// Deletes every stored event, the timeline, what waits in memory and the store's metadata
     /// (identifiers, session, privacy state). Returns once they are gone from the disk; no event
     /// stored before the call is sent afterwards (see the type's notes on delivery).
+    /// - Throws: ``StoreError/notErased(path:cause:)`` when events sent before the call were still
+    ///   only in the journal after 10 s (the store locked or failing): they were not erased.
     public func purge() async throws { try await erase(keepingMetadata: false) }
 
     /// Deletes every stored event (pending, held, in flight, rejected, the delivered history),
@@ -51,16 +54,29 @@ extension Dispatcher {
         try await erase(keepingMetadata: true, before: boundary)
     }
 
-    private func erase(keepingMetadata: Bool, before boundary: UUID? = nil) async throws {
+    /// How long a deletion waits for the journal's events to reach the store, where it deletes them.
+    static let privacySettleTimeout: TimeInterval = 10
+
+    /// The error of a deletion that could not reach the events still only in the journal.
+    static func notErased(_ path: String) -> StoreError {
+        .notErased(path: path, cause: "events sent before the call were still in the journal after "
+                   + "\(Int(privacySettleTimeout)) s (the store did not take them)")
+    }
+
+    /// Deletes the events (every one, or those before `boundary`), waiting at most `settleTimeout`
+    /// for the journal's to reach the store first.
+    /// - Throws: ``StoreError/notErased(path:cause:)`` when some were still only in the journal.
+    func erase(keepingMetadata: Bool, before boundary: UUID? = nil, settleTimeout: TimeInterval = privacySettleTimeout) async throws {
         overflow.removeAll()
         timeline.removeAll()
         guard let backend else { return }
+        let path = configuration.storePath
         let work: @Sendable () async -> Result<Void, any Error> = {
             await Self.offload {
-                _ = backend.ingest.waitUntilPersisted(timeout: 10)
+                let settled = backend.ingest.waitUntilPersisted(timeout: settleTimeout)
                 let erased = Result { try backend.store.erase(keepingMetadata: keepingMetadata, before: boundary) }
-                backend.ingest.scrubJournal(timeout: 10)
-                return erased
+                backend.ingest.scrubJournal(timeout: settled ? settleTimeout : 0)
+                return erased.flatMap { settled ? .success(()) : .failure(Self.notErased(path)) }
             }
         }
         guard let scheduler = backend.scheduler else { return try await work().get() }

@@ -22,7 +22,7 @@ enum ProtectedData {
     static func isUnavailable(_ error: any Error, availableOverride: Bool?) -> Bool {
         guard let storeError = error as? StoreError else { return false }
         switch storeError {
-        case .inUse, .notAStore, .corrupt, .closed, .diskFull: return false
+        case .inUse, .notAStore, .corrupt, .closed, .diskFull, .notErased: return false
         case .cannotOpen, .readOnly, .sqlite: break
         }
         if let availableOverride { return !availableOverride }

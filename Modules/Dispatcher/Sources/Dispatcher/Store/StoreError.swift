@@ -24,6 +24,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case inUse(path: String, pid: Int32?)
     /// Any other SQLite failure.
     case sqlite(path: String, cause: String)
+    /// A deletion for privacy (purge, opt-out, a denial) could not reach every event: some were
+    /// still only in the journal, which the store did not take in time (it was locked or
+    /// failing). What the store held was deleted; call again once the store works.
+    case notErased(path: String, cause: String)
 
     /// Classifies a SQLite error met while working on `path`.
     static func from(_ error: SQLiteError, path: String) -> StoreError {
@@ -54,6 +58,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case let .closed(path): "store \(path) is closed"
         case let .inUse(path, pid): "store in use by process \(pid.map(String.init) ?? "unknown"): \(path) has another writer; use one store per process"
         case let .sqlite(path, cause): "store \(path): \(cause)"
+        case let .notErased(path, cause):
+            "not every event was erased from store \(path): \(cause); what the store held was deleted, call again once it works"
         }
     }
 }
