@@ -89,4 +89,35 @@ struct PrivacySemanticsTests {
         #expect(analytics.counters.store.total == 0)
         await analytics.close()
     }
+
+    @Test("An opt-out saved but not applied: with the boot strategy, nothing an earlier run left reaches the collector")
+    func savedOptOutBeatsTheBootDelivery() async throws {
+        let directory = try TemporaryDirectory(prefix: "privacy-reconcile-boot")
+        defer { directory.remove() }
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        try await leaveUnapplied([PrivacyControls.Key.optedOut: "true"], in: directory, held: 0, pending: 200)
+        var configuration = fastConfiguration(directory, destination: segment(server))
+        configuration.strategies = [.boot]
+        let analytics = try Analytics(configuration: configuration)
+        await analytics.settle()
+        try await Task.sleep(nanoseconds: 1_000_000_000)
+        #expect(server.requests.isEmpty, "\(server.requests.count) requests after a saved opt-out")
+        #expect(analytics.counters.store.total == 0)
+        await analytics.close()
+    }
+
+    @Test("Without a saved decision, the boot strategy still delivers what an earlier run left")
+    func bootDeliversOnceDecisionsAreApplied() async throws {
+        let directory = try TemporaryDirectory(prefix: "privacy-boot")
+        defer { directory.remove() }
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        try await leaveUnapplied([:], in: directory, held: 0, pending: 20)
+        var configuration = fastConfiguration(directory, destination: segment(server))
+        configuration.strategies = [.boot]
+        let analytics = try Analytics(configuration: configuration)
+        #expect(await eventually { analytics.counters.store.pending == 0 && server.requests.count > 0 })
+        await analytics.close()
+    }
 }

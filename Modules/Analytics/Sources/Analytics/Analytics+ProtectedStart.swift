@@ -17,13 +17,18 @@ extension Analytics {
     }
 
     /// Applies `stack`'s privacy changes to the stored events, starting with its saved state
-    /// (a decision saved by a process that died before applying it is applied now).
+    /// (a decision saved by a process that died before applying it is applied now). With the
+    /// `boot` strategy, what an earlier run left is delivered only after that: an opt-out saved
+    /// by a process killed before its deletion never lets those events leave.
     func watchPrivacy(of stack: DataQualityStack) {
         let bridge = self.bridge
         let privacy = stack.privacy
         let token = privacy.observe { change in bridge.apply(change) }
         watchers.add { privacy.removeObserver(token) }
         bridge.reconcile(privacy)
+        if configuration.strategies.contains(.boot) {
+            bridge.afterChanges { [dispatcher] in dispatcher.requestDelivery() }
+        }
     }
 
     /// Finishes a start made before the store could be read, once it opened: what the app

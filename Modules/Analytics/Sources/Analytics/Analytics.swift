@@ -98,7 +98,8 @@ public final class Analytics: Sendable {
             storePath: storePath,
             destination: try configuration.destination.make(appID: configuration.appID),
             batch: configuration.batch,
-            strategy: configuration.strategies,
+            // `boot` is asked for once the saved privacy decisions are applied (`watchPrivacy`).
+            strategy: configuration.strategies.subtracting(.boot),
             retryPolicy: configuration.retry,
             deliveredHistory: configuration.deliveredHistory,
             onDiagnostic: { problem in

@@ -39,6 +39,19 @@ final class ConsentBridge: @unchecked Sendable {
         }
     }
 
+    /// Runs `work` once every change handed over so far has been applied.
+    func afterChanges(_ work: @escaping @Sendable () -> Void) {
+        lock.withLock {
+            let previous = last
+            let task = Task {
+                await previous?.value
+                work()
+            }
+            last = task
+            tasks.append(task)
+        }
+    }
+
     /// Applies one change to the stored events and notes what it did.
     private func run(_ change: PrivacyChange, boundary: UUID?, on dispatcher: Dispatcher) async {
         do {

@@ -59,6 +59,14 @@ extension Dispatcher {
         return DrainResult(persisted: true, deliveryAttempted: true, timedOut: report.stopReason == .deadline, report: report)
     }
 
+    /// Asks for a delivery round soon when events are pending: what the `boot` strategy does once
+    /// the store opens. A runtime that must apply saved privacy decisions before anything an earlier
+    /// run left is sent leaves `boot` out of the configuration and calls this once they are applied.
+    public func requestDelivery() {
+        guard let backend, backend.store.counts().pending > 0 else { return }
+        backend.scheduler?.request()
+    }
+
     /// Stops automatic deliveries (events are still persisted) until ``resume()``.
     public func pause() { backend?.scheduler?.pause() }
 
