@@ -73,4 +73,22 @@ struct RedactionKeyTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
         #expect(throws: IdentityStoreError.self) { try RedactionKey.loadOrCreate(atPath: folder) }
     }
+
+    @Test("A purge gives the installation a new key: a value hashed after it differs from before, and stays so after a restart")
+    func purgeRenewsTheKey() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        let directory = try TemporaryDirectory(prefix: "redaction-key-purge")
+        defer { directory.remove() }
+        let before = try #require(try await sendOnce(directory, server))
+        let analytics = try Analytics(configuration: fastConfiguration(directory, destination: segment(server)))
+        await analytics.purge()
+        analytics.reporter(for: Shop.self).send(name: .signup, action: .tap, userData: ["email": "ada@example.com"])
+        _ = await analytics.flush(timeout: 10)
+        await analytics.close()
+        let after = try #require((segmentEvents(server).last?["properties"] as? [String: Any])?["email"] as? String)
+        let restarted = try #require(try await sendOnce(directory, server))
+        #expect(before != after, "the hash made before the purge still matches")
+        #expect(after == restarted, "the new key is kept for the next start")
+    }
 }

@@ -51,4 +51,16 @@ struct RedactionSharingTests {
         #expect(first.sharedContext != nil && first.sharedContext === second.sharedContext)
         #expect(second.eventContext == ["session": ["eventIndex": 2]])
     }
+
+    @Test func aNewKeyIsUsedForTheSharedContextRedactedBefore() throws {
+        let redactor = Redactor(sensitiveKeys: ["email"], strategy: .hash(key: Self.key))
+        let shared = SharedContext(["email": "ctx@b.co"])
+        _ = try #require(redactor.process(event(sharing: shared)))
+        let renewed = RedactionKey(bytes: Array(repeating: 9, count: 32))
+        redactor.keys.replace(renewed)
+        let after = try #require(redactor.process(event(sharing: shared)))
+        #expect(after.sharedContext?.values["email"] == .string(Redactor.hash("ctx@b.co", key: renewed)))
+        #expect(after.userData["email"] == .string(Redactor.hash("u@b.co", key: renewed)))
+        #expect(redactor.strategy == .hash(key: renewed))
+    }
 }

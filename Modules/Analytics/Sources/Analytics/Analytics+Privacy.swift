@@ -36,9 +36,25 @@ extension Analytics {
     /// request in flight is cancelled and awaited, the batch claimed ahead of it is never sent.
     public func purge() async {
         quality.purge()
+        renewRedactionKey()
         // The store's purge deletes every event persisted by then and the whole metadata: it
         // must finish before anything new is sent or a new identifier is saved.
         _ = await bridge.settle()
+    }
+
+    /// Gives the installation a new redaction key, so that a value hashed after a purge does not
+    /// match its hash from before. When the key file cannot be replaced (reported), hashes use a
+    /// key of this process's own until the next start.
+    private func renewRedactionKey() {
+        let quality = configuration.quality
+        guard quality.redaction == .hash, !quality.sensitiveKeys.isEmpty else { return }
+        let path = StackRecipe.redactionKeyPath(of: dispatcher.configuration.storePath)
+        do {
+            self.quality.replaceRedactionKey(try RedactionKey.replace(atPath: path))
+        } catch {
+            self.quality.replaceRedactionKey(.random())
+            diagnostics.record(.storage, code: "redaction_key", message: "\(error); hashes match only until the process ends")
+        }
     }
 
     /// Waits until every privacy decision so far has been applied to the stored events.

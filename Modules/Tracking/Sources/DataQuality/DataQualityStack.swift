@@ -28,6 +28,8 @@ public final class DataQualityStack: Sendable {
     public let validator: ContractValidator?
     /// The stages, in order: pass them to `EventReporter(plugins:processors:)`.
     public let processors: [any EventProcessor]
+    /// The redactor's key, when it hashes (see ``replaceRedactionKey(_:)``).
+    private let redactionKeys: RedactionKeyHolder?
 
     /// Builds the stack over an identity store.
     /// - Parameters:
@@ -81,13 +83,17 @@ public final class DataQualityStack: Sendable {
             configurationHash: configuration.configurationHash,
             providers: providers
         ))
+        var keys: RedactionKeyHolder?
         if !configuration.sensitiveKeys.isEmpty {
             let strategy: Redactor.Strategy = configuration.redaction == .remove
                 ? .remove : .hash(key: redactionKey ?? .random())
-            stages.append(Redactor(sensitiveKeys: configuration.sensitiveKeys, strategy: strategy))
+            let redactor = Redactor(sensitiveKeys: configuration.sensitiveKeys, strategy: strategy)
+            keys = redactor.keys
+            stages.append(redactor)
         }
         stages.append(DiagnosticsTally(diagnostics))
         processors = stages
+        redactionKeys = keys
     }
 
     /// Builds the stack with a `FileIdentityStore` at `folder/identity.json`, hashing redacted
@@ -99,6 +105,11 @@ public final class DataQualityStack: Sendable {
             ? try RedactionKey.loadOrCreate(atPath: folder.appendingPathComponent("redaction.key").path) : nil
         self.init(configuration: configuration, store: store, contract: contract, redactionKey: key)
     }
+
+    /// Hashes redacted values under `key` from now on, so that a value hashed afterwards does not
+    /// match its hash from before: the runtime's purge gives the installation a new key. Does
+    /// nothing when sensitive values are removed rather than hashed, or there are none.
+    public func replaceRedactionKey(_ key: RedactionKey) { redactionKeys?.replace(key) }
 
     /// Forgets every identifier, the session, opt-out and consent; observers of ``privacy``
     /// (the Dispatcher) are told ``PrivacyChange/purged`` and delete their stored events.

@@ -15,22 +15,29 @@ final class LastValueCache<Key: LastValueCacheKey, Value>: @unchecked Sendable {
     // compared by identity cannot be reused by another instance while cached.
     private let lock = NSLock()
     private var last: (key: Key, value: Value)?
+    /// Counts ``reset()`` calls: a value made across one is not kept.
+    private var generation = 0
 
     /// The value for `key`: the cached one when `key` matches the last one asked for, otherwise
     /// `make(key)`'s, which is kept for the next call.
     func value(for key: Key, make: (Key) -> Value) -> Value {
-        let cached: Value? = lock.withLock {
-            guard let last, last.key.matches(key) else { return nil }
-            return last.value
+        let (cached, started): (Value?, Int) = lock.withLock {
+            guard let last, last.key.matches(key) else { return (nil, generation) }
+            return (last.value, generation)
         }
         if let cached { return cached }
         let made = make(key)
-        lock.withLock { last = (key, made) }
+        lock.withLock { if generation == started { last = (key, made) } }
         return made
     }
 
     /// Forgets the cached value: the next call makes a new one.
-    func reset() { lock.withLock { last = nil } }
+    func reset() {
+        lock.withLock {
+            last = nil
+            generation &+= 1
+        }
+    }
 }
 
 extension SharedContextKey: LastValueCacheKey {

@@ -54,6 +54,14 @@ public struct RedactionKey: Sendable, Equatable, CustomStringConvertible {
         return key
     }
 
+    /// A new key in the file at `path`, in place of the one there (see ``loadOrCreate(atPath:)``):
+    /// hashes made under it do not match those made under the old one.
+    /// - Throws: ``IdentityStoreError`` when the old file cannot be removed or the new one made.
+    public static func replace(atPath path: String) throws -> RedactionKey {
+        guard unlink(path) == 0 || errno == ENOENT else { throw failure("remove", path) }
+        return try loadOrCreate(atPath: path)
+    }
+
     /// The key in the file at `path`, `nil` when there is none yet (or only the start of one,
     /// which is removed).
     private static func read(_ path: String) throws -> RedactionKey? {

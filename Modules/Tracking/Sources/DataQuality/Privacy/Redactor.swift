@@ -23,12 +23,13 @@ struct Redactor: InPlaceEventProcessor {
 
     /// The sensitive keys, lowercased.
     public var sensitiveKeys: Set<String> { matcher.keys }
-    /// What happens to their values.
-    public let strategy: Strategy
+    /// What happens to their values now.
+    public var strategy: Strategy { keys.strategy }
     private let matcher: SensitiveKeyMatcher
-    /// The redacted form of the last shared context seen, by identity: a shared context is
-    /// redacted once, and every event sharing it then shares the redacted one.
-    private let sharedCache = LastValueCache<SharedContext, SharedContext>()
+    /// The strategy, replaceable, and the redacted form of the last shared context seen, by
+    /// identity: a shared context is redacted once, and every event sharing it then shares the
+    /// redacted one.
+    let keys: RedactionKeyHolder
 
     /// The context keys whose nested contents hydration builds from device, library, identity
     /// and session facts only: the key itself is checked, its contents are not walked. A list:
@@ -43,7 +44,7 @@ struct Redactor: InPlaceEventProcessor {
     ///   - strategy: remove or hash; hashing under a new random key by default.
     public init(sensitiveKeys: some Sequence<String>, strategy: Strategy = .hash(key: .random())) {
         matcher = SensitiveKeyMatcher(sensitiveKeys)
-        self.strategy = strategy
+        keys = RedactionKeyHolder(strategy)
     }
 
     /// Redacts the event's userData and own context, and its shared context once per shared
@@ -53,7 +54,7 @@ struct Redactor: InPlaceEventProcessor {
         if let userData = redacted(event.userData) { event.userData = userData }
         if let own = redacted(event.eventContext, skippingBuiltIns: true) { event.eventContext = own }
         if let shared = event.sharedContext {
-            event.sharedContext = sharedCache.value(for: shared) { original in
+            event.sharedContext = keys.sharedCache.value(for: shared) { original in
                 redacted(original.values, skippingBuiltIns: true).map(SharedContext.init) ?? original
             }
         }
@@ -72,7 +73,7 @@ struct Redactor: InPlaceEventProcessor {
         for (key, value) in data {
             if isSensitive(key) {
                 if result == nil { result = data }
-                if case .hash(let secret) = strategy {
+                if case .hash(let secret) = keys.strategy {
                     result?[key] = .string(Self.hash(value, key: secret))
                 } else {
                     result?.removeValue(forKey: key)
