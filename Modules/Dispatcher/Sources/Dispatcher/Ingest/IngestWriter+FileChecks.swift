@@ -12,7 +12,7 @@ extension IngestWriter {
     /// ``EventJournal/checkActiveSegment()``), when ``fileCheckInterval`` passed since the last
     /// check or with `force`.
     func checkFiles(force: Bool = false) {
-        let now = ProcessInfo.processInfo.systemUptime
+        let now = TimeInterval(CoarseClock.nanoseconds()) / 1_000_000_000
         let due: Bool = condition.withLock {
             guard force || now - lastFileCheck >= Self.fileCheckInterval else { return false }
             lastFileCheck = now
