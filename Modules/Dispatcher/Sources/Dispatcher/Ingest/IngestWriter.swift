@@ -18,9 +18,8 @@ import Foundation
 ///   and keeps such events in memory). Nothing here crashes on I/O.
 /// - ``close(timeout:)`` persists everything enqueued, then stops the thread.
 final class IngestWriter: @unchecked Sendable {
-    // Safe: `committed`, `stats`, `stopping`, `finished`, `crashed`, `lastReport` and
-    // `lastFileCheck` are guarded by `condition`; `readCursor` and `pendingBatch` are touched only by the writer thread (or by
-    // `init` before the thread starts); the journal and the store are thread-safe themselves.
+    // Safe: `committed`, `stats`, `stopping`, `finished`, `crashed`, `lastReport`, `lastFileCheck`
+    // are guarded by `condition`; `readCursor`, `pendingBatch` are the writer thread's (or `init`'s).
     let condition = NSCondition()
     private var committed: JournalPosition
     var stats = IngestStatistics()
@@ -28,7 +27,7 @@ final class IngestWriter: @unchecked Sendable {
     private var finished = false
     private var crashed = false
     private var lastReport: (text: String, time: Date)?
-    /// When the store's and journal's files were last checked (see ``checkFiles(force:)``), in uptime seconds.
+    /// When the files were last checked (``checkFiles(force:)``), in ``CoarseClock`` seconds.
     var lastFileCheck: TimeInterval = 0
     private var readCursor: JournalPosition
     private var pendingBatch: EventJournal.BorrowedBatch?
@@ -105,15 +104,11 @@ final class IngestWriter: @unchecked Sendable {
 
     /// Appends `event` to the journal, or throws why it could not; counts nothing (the caller
     /// decides what happens to a refused event).
-    func write(_ event: some JournalEventSource) throws(JournalError) {
-        try journal.append(event)
-    }
+    func write(_ event: some JournalEventSource) throws(JournalError) { try journal.append(event) }
 
     /// Appends a prefix of `events` to the journal; counts nothing.
     /// - Returns: how many were written, and the error that stopped the rest.
-    func write(contentsOf events: [EncodedEvent]) -> (written: Int, error: JournalError?) {
-        journal.append(contentsOf: events)
-    }
+    func write(contentsOf events: [EncodedEvent]) -> (written: Int, error: JournalError?) { journal.append(contentsOf: events) }
 
     private func dropped(_ count: Int, _ error: JournalError) {
         condition.withLock {
