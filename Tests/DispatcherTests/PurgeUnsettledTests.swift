@@ -38,4 +38,29 @@ struct PurgeUnsettledTests {
         #expect(try dispatcher.records().isEmpty)
         await dispatcher.close()
     }
+
+    @Test("a backlog the writer is still moving into the store is waited for, however long it takes, and erased")
+    func aBacklogBeingWrittenIsWaitedFor() async throws {
+        let directory = try TemporaryDirectory(prefix: "purge-backlog")
+        defer { directory.remove() }
+        let storePath = directory.file("store.sqlite").path
+        let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(storePath: storePath))
+        let blocker = try SQLiteDatabase(path: storePath)
+        try blocker.execute("BEGIN IMMEDIATE")
+        let events = (0..<100_000).map { index in
+            EncodedEvent(TrackedEvent(category: "Checkout", name: "pay", action: "tap", userData: ["n": .int(index)]))
+        }
+        #expect(dispatcher.backend?.ingest.write(contentsOf: events).written == events.count)
+        try blocker.execute("ROLLBACK")
+        blocker.close()
+        // Far less time than writing 100,000 events takes; the writer commits within each window.
+        let started = Date()
+        try await dispatcher.erase(keepingMetadata: false, settleTimeout: 0.2)
+        #expect(Date().timeIntervalSince(started) > 0.2, "the backlog was written in one window: the test proves nothing")
+        #expect(dispatcher.counters.store.total == 0)
+        await dispatcher.close()
+        let reopened = try Dispatcher(configuration: DispatcherConfiguration(storePath: storePath))
+        #expect(reopened.counters.store.total == 0, "nothing came back from the journal")
+        await reopened.close()
+    }
 }

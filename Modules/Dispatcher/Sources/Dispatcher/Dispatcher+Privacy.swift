@@ -14,7 +14,7 @@ extension Dispatcher {
     public func releaseHeld(category: String) async throws -> Int {
         guard let backend else { return 0 }
         let released = try await Self.offload { () -> Result<Int, any Error> in
-            _ = backend.ingest.waitUntilPersisted(timeout: 10)
+            _ = backend.ingest.waitUntilPersisted(timeout: Self.privacySettleTimeout, whileProgressing: true)
             return Result { try backend.store.releaseHeld(category: category) }
         }.get()
         if released > 0 { backend.scheduler?.request() }
@@ -30,7 +30,7 @@ extension Dispatcher {
         guard let backend else { return 0 }
         let path = configuration.storePath
         return try await Self.offload { () -> Result<Int, any Error> in
-            let settled = backend.ingest.waitUntilPersisted(timeout: Self.privacySettleTimeout)
+            let settled = backend.ingest.waitUntilPersisted(timeout: Self.privacySettleTimeout, whileProgressing: true)
             let deleted = Result { try backend.store.deleteHeld(category: category) }
             backend.ingest.scrubJournal(timeout: settled ? Self.privacySettleTimeout : 0)
             return deleted.flatMap { settled ? .success($0) : .failure(Self.notErased(path)) }
@@ -41,7 +41,7 @@ extension Dispatcher {
     /// (identifiers, session, privacy state). Returns once they are gone from the disk; no event
     /// stored before the call is sent afterwards (see the type's notes on delivery).
     /// - Throws: ``StoreError/notErased(path:cause:)`` when events sent before the call were still
-    ///   only in the journal after 10 s (the store locked or failing): they were not erased.
+    ///   only in the journal, the store taking none for 10 s (locked or failing): they were not erased.
     public func purge() async throws { try await erase(keepingMetadata: false) }
 
     /// Deletes every stored event (pending, held, in flight, rejected, the delivered history),
@@ -54,13 +54,14 @@ extension Dispatcher {
         try await erase(keepingMetadata: true, before: boundary)
     }
 
-    /// How long a deletion waits for the journal's events to reach the store, where it deletes them.
+    /// How long a deletion waits for the journal's events to reach the store, where it deletes
+    /// them, without the writer making progress (a backlog being written is waited for).
     static let privacySettleTimeout: TimeInterval = 10
 
     /// The error of a deletion that could not reach the events still only in the journal.
-    static func notErased(_ path: String) -> StoreError {
-        .notErased(path: path, cause: "events sent before the call were still in the journal after "
-                   + "\(Int(privacySettleTimeout)) s (the store did not take them)")
+    static func notErased(_ path: String, after seconds: TimeInterval = privacySettleTimeout) -> StoreError {
+        .notErased(path: path, cause: "events sent before the call were still in the journal, and the store "
+                   + "took none of them for \(seconds.rounded() == seconds ? String(Int(seconds)) : String(seconds)) s")
     }
 
     /// Deletes the events (every one, or those before `boundary`), waiting at most `settleTimeout`
@@ -73,10 +74,10 @@ extension Dispatcher {
         let path = configuration.storePath
         let work: @Sendable () async -> Result<Void, any Error> = {
             await Self.offload {
-                let settled = backend.ingest.waitUntilPersisted(timeout: settleTimeout)
+                let settled = backend.ingest.waitUntilPersisted(timeout: settleTimeout, whileProgressing: true)
                 let erased = Result { try backend.store.erase(keepingMetadata: keepingMetadata, before: boundary) }
                 backend.ingest.scrubJournal(timeout: settled ? settleTimeout : 0)
-                return erased.flatMap { settled ? .success(()) : .failure(Self.notErased(path)) }
+                return erased.flatMap { settled ? .success(()) : .failure(Self.notErased(path, after: settleTimeout)) }
             }
         }
         guard let scheduler = backend.scheduler else { return try await work().get() }

@@ -21,7 +21,8 @@ final class IngestWriter: @unchecked Sendable {
     // Safe: `committed`, `stats`, `stopping`, `finished`, `crashed`, `lastReport`, `lastFileCheck`
     // are guarded by `condition`; `readCursor`, `pendingBatch` are the writer thread's (or `init`'s).
     let condition = NSCondition()
-    private var committed: JournalPosition
+    /// How far the store has the journal's records (guarded by `condition`).
+    private(set) var committed: JournalPosition
     var stats = IngestStatistics()
     private var stopping = false
     private var finished = false
@@ -116,36 +117,6 @@ final class IngestWriter: @unchecked Sendable {
             stats.lastError = error.description
         }
         report(error)
-    }
-
-    /// Waits until everything enqueued before this call is committed to the store.
-    /// - Returns: `true` when it is, `false` when `timeout` seconds passed first.
-    func waitUntilPersisted(timeout: TimeInterval) -> Bool {
-        let target = journal.endPosition
-        if hasNotCommitted(target) { journal.wakeConsumer() } // no linger: someone is waiting
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while committed < target {
-            if !condition.wait(until: deadline) { return committed >= target }
-        }
-        condition.unlock()
-        // Before saying it is persisted: the store file it went to must still be there.
-        checkFiles(force: true)
-        condition.lock()
-        return true
-    }
-
-    /// Waits (at most `timeout`) until everything enqueued is in the store, then removes every
-    /// journal file holding records already there (``EventJournal/scrub(before:)``): what the
-    /// store deleted for privacy is not left readable in the journal's folder.
-    func scrubJournal(timeout: TimeInterval) {
-        _ = waitUntilPersisted(timeout: timeout)
-        journal.scrub(before: condition.withLock { committed })
-    }
-
-    private func hasNotCommitted(_ target: JournalPosition) -> Bool {
-        condition.withLock { committed < target }
     }
 
     /// Counters since start.
