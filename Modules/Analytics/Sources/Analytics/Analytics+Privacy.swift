@@ -34,6 +34,9 @@ extension Analytics {
     /// disk, journal files removed), so events sent afterwards (with a new installation id) are
     /// kept, and that id with them. No event sent before the call is sent after it returns: the
     /// request in flight is cancelled and awaited, the batch claimed ahead of it is never sent.
+    /// When the store cannot be written (locked or failing for 10 s while events wait in the
+    /// journal), what it held is still deleted and the failure is reported in ``settle()``'s lines
+    /// and ``diagnostics`` (`privacy_not_applied`): call it again once the store works.
     public func purge() async {
         quality.purge()
         renewRedactionKey()

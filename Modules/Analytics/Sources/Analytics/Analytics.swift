@@ -133,7 +133,7 @@ public final class Analytics: Sendable {
                          waiting: waiting, capacity: configuration.batch.overflowQueueSize)
         self.plugins = plugins + [dispatcher]
         callReporter = EventReporter(plugins: self.plugins, processors: waiting ? [gate] : gate.stack.processors)
-        bridge = ConsentBridge(dispatcher: dispatcher)
+        bridge = ConsentBridge(dispatcher: dispatcher, diagnostics: diagnostics)
         watchers = Watchers()
         if let currentDevice { watchers.add { currentDevice.stop() } }
         self.platform = platform

@@ -20,8 +20,13 @@ final class ConsentBridge: @unchecked Sendable {
     private var last: Task<Void, Never>?
     private var log: [String] = []
     private let dispatcher: Dispatcher
+    /// Where a change that could not be applied is reported.
+    private let diagnostics: Diagnostics?
 
-    init(dispatcher: Dispatcher) { self.dispatcher = dispatcher }
+    init(dispatcher: Dispatcher, diagnostics: Diagnostics? = nil) {
+        self.dispatcher = dispatcher
+        self.diagnostics = diagnostics
+    }
 
     /// Handles one privacy change. An opt-out's deletion covers the events made before this
     /// call (an id made now bounds them), not those sent after a later opt-in.
@@ -73,6 +78,7 @@ final class ConsentBridge: @unchecked Sendable {
             }
         } catch {
             note("privacy change \(change) could not be applied: \(error)")
+            diagnostics?.record(.storage, code: "privacy_not_applied", message: "privacy change \(change) could not be applied: \(error)")
         }
     }
 
