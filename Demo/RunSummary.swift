@@ -59,7 +59,8 @@ struct RunSummary {
     /// `sent 1000, persisted 1000, refused 0, evicted 0, delivered 0, stranded 0`, followed by
     /// the reasons for anything refused, evicted or stranded.
     var line: String {
-        var text = "sent \(sent), persisted \(persisted), refused \(refused), evicted \(evicted), delivered \(delivered), stranded \(stranded)"
+        // Events that went with a deleted store file are not counted as persisted: no store has them.
+        var text = "sent \(sent), persisted \(max(0, persisted - lostWithStore)), refused \(refused), evicted \(evicted), delivered \(delivered), stranded \(stranded)"
         if refused > 0 {
             let reasons = refusals.sorted { $0.value > $1.value }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
             text += "; refused: \(reasons)" + (lastRefusal.map { " (last: \($0))" } ?? "")
