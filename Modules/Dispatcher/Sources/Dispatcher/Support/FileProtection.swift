@@ -81,11 +81,15 @@ enum FileProtection {
         return protect(path)
     }
 
-    /// Sets mode 0600 on `path` if it is a regular file (never through a symbolic link).
+    /// Sets mode 0600 on `path` if it is a regular file (never through a symbolic link), without
+    /// opening it: the store's `-wal` and `-shm` are open in SQLite, and closing a descriptor of
+    /// our own on them would drop every POSIX lock the process holds on the file (SQLite's
+    /// locks, which keep a reader in another process off pages being checkpointed). The store's
+    /// folder is the owner's alone, so nobody else can swap the file between the two calls.
     static func restrict(_ path: String) {
-        guard case .success(let descriptor) = RegularFile.openFile(path, flags: O_RDONLY) else { return }
-        _ = fchmod(descriptor, fileMode)
-        close(descriptor)
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_mode & 0o7777 != fileMode else { return }
+        _ = chmod(path, fileMode)
     }
 
     /// Applies `completeUntilFirstUserAuthentication` to a file or folder (iOS family; elsewhere
