@@ -29,11 +29,10 @@ extension Dispatcher {
     public func deleteHeld(category: String) async throws -> Int {
         guard let backend else { return 0 }
         let path = configuration.storePath
-        return try await Self.offload { () -> Result<Int, any Error> in
-            let settled = backend.ingest.waitUntilPersisted(timeout: Self.privacySettleTimeout, whileProgressing: true)
-            let deleted = Result { try backend.store.deleteHeld(category: category) }
-            backend.ingest.scrubJournal(timeout: settled ? Self.privacySettleTimeout : 0)
-            return deleted.flatMap { settled ? .success($0) : .failure(Self.notErased(path)) }
+        return try await Self.offload {
+            Self.deleteSettled(on: backend, path: path, timeout: Self.privacySettleTimeout) {
+                try backend.store.deleteHeld(category: category)
+            }
         }.get()
     }
 
@@ -59,7 +58,7 @@ extension Dispatcher {
     static let privacySettleTimeout: TimeInterval = 10
 
     /// The error of a deletion that could not reach the events still only in the journal.
-    static func notErased(_ path: String, after seconds: TimeInterval = privacySettleTimeout) -> StoreError {
+    private static func notErased(_ path: String, after seconds: TimeInterval) -> StoreError {
         .notErased(path: path, cause: "events sent before the call were still in the journal, and the store "
                    + "took none of them for \(seconds.rounded() == seconds ? String(Int(seconds)) : String(seconds)) s")
     }
@@ -74,13 +73,23 @@ extension Dispatcher {
         let path = configuration.storePath
         let work: @Sendable () async -> Result<Void, any Error> = {
             await Self.offload {
-                let settled = backend.ingest.waitUntilPersisted(timeout: settleTimeout, whileProgressing: true)
-                let erased = Result { try backend.store.erase(keepingMetadata: keepingMetadata, before: boundary) }
-                backend.ingest.scrubJournal(timeout: settled ? settleTimeout : 0)
-                return erased.flatMap { settled ? .success(()) : .failure(Self.notErased(path, after: settleTimeout)) }
+                Self.deleteSettled(on: backend, path: path, timeout: settleTimeout) {
+                    try backend.store.erase(keepingMetadata: keepingMetadata, before: boundary)
+                }
             }
         }
         guard let scheduler = backend.scheduler else { return try await work().get() }
         try await scheduler.excludingRounds(work).get()
+    }
+
+    /// Runs `delete` once the journal's events reached the store (waiting while the writer makes
+    /// progress, at most `timeout` without any), then removes the journal files holding what the
+    /// store has. Fails with ``notErased(_:after:)`` when the wait gave up.
+    private static func deleteSettled<Value>(on backend: DispatcherBackend, path: String, timeout: TimeInterval,
+                                             _ delete: () throws -> Value) -> Result<Value, any Error> {
+        let settled = backend.ingest.waitUntilPersisted(timeout: timeout, whileProgressing: true)
+        let deleted = Result { try delete() }
+        backend.ingest.scrubJournal()
+        return deleted.flatMap { settled ? .success($0) : .failure(notErased(path, after: timeout)) }
     }
 }

@@ -29,11 +29,10 @@ extension IngestWriter {
         return true
     }
 
-    /// Waits (at most `timeout`) until everything enqueued is in the store, then removes every
-    /// journal file holding records already there (``EventJournal/scrub(before:)``): what the
-    /// store deleted for privacy is not left readable in the journal's folder.
-    func scrubJournal(timeout: TimeInterval) {
-        _ = waitUntilPersisted(timeout: timeout)
+    /// Removes every journal file holding only records the store already has
+    /// (``EventJournal/scrub(before:)``): what the store deleted for privacy is not left readable
+    /// in the journal's folder.
+    func scrubJournal() {
         journal.scrub(before: condition.withLock { committed })
     }
 

@@ -6,21 +6,11 @@ extension EventStore {
     /// Returns in-flight events to pending with one more attempt, `error` kept, due again at
     /// `nextAttemptAt`. Events not in flight are left alone.
     func scheduleRetry(_ ids: [UUID], nextAttemptAt: Date, error: String) throws {
-        guard !ids.isEmpty else { return }
-        try write { database, counts in
-            let update = try database.cached(EventStoreSchema.retry)
-            for row in partition(ids).inFlight {
-                update.reset()
-                try update.bind(Self.milliseconds(nextAttemptAt), at: 1)
-                try update.bind(error, at: 2)
-                try update.bind(row.sequence, at: 3)
-                try update.step()
-                let changed = database.changes
-                counts.inFlight -= changed
-                counts.pending += changed
-            }
+        try returnInFlight(ids, with: EventStoreSchema.retry) { update in
+            try update.bind(Self.milliseconds(nextAttemptAt), at: 1)
+            try update.bind(error, at: 2)
+            return 3
         }
-        returnToPending(ids)
     }
 
     /// Moves every pending next-attempt time later than `latest` back to `latest`, so a retry
@@ -91,12 +81,18 @@ extension EventStore {
 
     /// Returns in-flight events to pending without counting an attempt.
     func release(_ ids: [UUID]) throws {
+        try returnInFlight(ids, with: EventStoreSchema.release) { _ in 1 }
+    }
+
+    /// Runs `sql` for each in-flight row of `ids` (`bind` sets the leading parameters and returns
+    /// the index of the row's `seq`), counting the rows it moves from in flight back to pending.
+    private func returnInFlight(_ ids: [UUID], with sql: String, bind: (SQLiteStatement) throws -> Int32) throws {
         guard !ids.isEmpty else { return }
         try write { database, counts in
-            let update = try database.cached(EventStoreSchema.release)
+            let update = try database.cached(sql)
             for row in partition(ids).inFlight {
                 update.reset()
-                try update.bind(row.sequence, at: 1)
+                try update.bind(row.sequence, at: try bind(update))
                 try update.step()
                 let changed = database.changes
                 counts.inFlight -= changed
