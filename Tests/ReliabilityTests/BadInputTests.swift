@@ -204,7 +204,7 @@ struct BadInputTests {
                 ndjsonMismatches.append("\(event.id) (\(event.kind)): flags \(line.flagCodes)")
             }
             let expectedBytes = EncodedEvent(TrackedEvent(id: event.id, category: Probe.category, name: event.name,
-                                                          action: event.action, userData: event.userData)).userDataJSON
+                                                          action: event.action, userData: event.userData)).userDataBlob
             let start = bytes.firstRange(of: userDataMarker).map(\.upperBound)
             let matches = start.map { start in
                 let end = start + expectedBytes.count

@@ -16,7 +16,7 @@ struct BurstTests {
 
     /// The `index` field of a stored event's userData.
     private static func index(of stored: StoredEvent) -> Int? {
-        let object = try? JSONSerialization.jsonObject(with: Data(stored.event.userDataJSON)) as? [String: Any]
+        let object = try? JSONSerialization.jsonObject(with: Data(stored.event.userDataBlob)) as? [String: Any]
         return object?["index"] as? Int
     }
 

@@ -27,16 +27,16 @@ import Tracking
         let store = try EventStore(path: folder.file("store.sqlite").path)
         let events = (0..<6).map { Self.tracked($0) }
         let binary = events.map(EncodedEvent.init(journaling:))
-        #expect(binary.allSatisfy { BinaryValue.isBinary($0.userDataJSON) && BinaryValue.isBinary($0.contextJSON) })
+        #expect(binary.allSatisfy { BinaryValue.isBinary($0.userDataBlob) && BinaryValue.isBinary($0.contextBlob) })
         // An older JSON row between binary ones, as a store upgraded mid-run holds them.
         try store.insert(Array(binary[0..<2]) + [EncodedEvent(events[2])] + Array(binary[3...]))
         let rows = try store.query(StoreQuery(limit: 100))
         #expect(rows.map(\.event.id) == events.map(\.id))
         for (row, event) in zip(rows, events) {
             let expected = try Self.expected(event)
-            #expect(row.event.userDataJSON == expected.userDataJSON)
-            #expect(row.event.contextJSON == expected.contextJSON)
-            #expect(row.event.flagsJSON == expected.flagsJSON)
+            #expect(row.event.userDataBlob == expected.userDataBlob)
+            #expect(row.event.contextBlob == expected.contextBlob)
+            #expect(row.event.flagsBlob == expected.flagsBlob)
             #expect(row.event.sharedContext == nil)
             #expect(try row.event.decoded() == expected.decoded()) // JSON turns dates into strings, either way
         }
@@ -55,15 +55,15 @@ import Tracking
         let hold = [EventFlag(code: "awaiting_consent", detail: "marketing"), EventFlag(code: "duplicate")]
         let held = (0..<3).map { EncodedEvent(journaling: Self.tracked($0, flags: hold, category: "Marketing")) }
         let notHeld = EncodedEvent(journaling: Self.tracked(9, flags: [EventFlag(code: "duplicate", detail: "awaiting_consent")]))
-        #expect(held.allSatisfy { BinaryValue.isBinary($0.flagsJSON) && ConsentHold.isHeld($0.flagsJSON) })
-        #expect(!ConsentHold.isHeld(notHeld.flagsJSON))
+        #expect(held.allSatisfy { BinaryValue.isBinary($0.flagsBlob) && ConsentHold.isHeld($0.flagsBlob) })
+        #expect(!ConsentHold.isHeld(notHeld.flagsBlob))
         try store.insert(held + [notHeld])
         #expect(store.counts().held == 3 && store.counts().pending == 1)
         #expect(try store.claimBatch(limit: 100, maxBytes: .max, now: Date()).map(\.event.id) == [notHeld.id])
         #expect(try store.releaseHeld(category: "Marketing") == 3)
         let released = try store.claimBatch(limit: 100, maxBytes: .max, now: Date())
         #expect(released.map(\.event.id) == held.map(\.id))
-        #expect(released.allSatisfy { $0.event.flagCodes == ["duplicate"] && $0.event.flagsJSON == Array(#"[{"code":"duplicate"}]"#.utf8) })
+        #expect(released.allSatisfy { $0.event.flagCodes == ["duplicate"] && $0.event.flagsBlob == Array(#"[{"code":"duplicate"}]"#.utf8) })
     }
 
     @Test func theJournalReaderOfTheMonitorReadsBinaryRecordsAsJSON() throws {
@@ -78,7 +78,7 @@ import Tracking
         }
         #expect(try JournalReader.events(in: directory, after: .start) == events.map { try Self.expected($0) })
         let recovered = try EventJournal.recover(directory: directory)
-        #expect(recovered.allSatisfy { BinaryValue.isBinary($0.userDataJSON) }) // replay hands the store the binary form
+        #expect(recovered.allSatisfy { BinaryValue.isBinary($0.userDataBlob) }) // replay hands the store the binary form
     }
 
     @Test func theIngestWriterStoresWhatTheSenderWrote() throws {

@@ -34,17 +34,17 @@ import Tracking
         ]
         for value in cases {
             let forms = try Self.bothForms(Self.event(userData: ["v": value]))
-            #expect(BinaryValue.isBinary(forms.binary.userDataJSON), "\(value)")
-            #expect(Self.text(forms.read.userDataJSON) == Self.text(forms.json.userDataJSON), "\(value)")
+            #expect(BinaryValue.isBinary(forms.binary.userDataBlob), "\(value)")
+            #expect(Self.text(forms.read.userDataBlob) == Self.text(forms.json.userDataBlob), "\(value)")
         }
         let integralDouble = try Self.bothForms(Self.event(userData: ["v": .double(3)]))
-        #expect(Self.text(integralDouble.read.userDataJSON) == #"{"v":3.0}"#)
+        #expect(Self.text(integralDouble.read.userDataBlob) == #"{"v":3.0}"#)
         let price = try Self.bothForms(Self.event(userData: ["v": .double(19.99)]))
-        #expect(Self.text(price.read.userDataJSON) == #"{"v":19.99}"#)
+        #expect(Self.text(price.read.userDataBlob) == #"{"v":19.99}"#)
         let escaped = try Self.bothForms(Self.event(userData: ["v": .string("a\"b\\c\u{1}")]))
-        #expect(Self.text(escaped.read.userDataJSON) == #"{"v":"a\"b\\c\u0001"}"#)
+        #expect(Self.text(escaped.read.userDataBlob) == #"{"v":"a\"b\\c\u0001"}"#)
         let date = try Self.bothForms(Self.event(userData: ["v": .date(Date(timeIntervalSince1970: 1.5))]))
-        #expect(Self.text(date.read.userDataJSON) == #"{"v":"1970-01-01T00:00:01.500Z"}"#)
+        #expect(Self.text(date.read.userDataBlob) == #"{"v":"1970-01-01T00:00:01.500Z"}"#)
     }
 
     @Test func varintBoundariesReadBack() throws {
@@ -55,9 +55,9 @@ import Tracking
         for length in lengths { userData[String(repeating: "k", count: max(1, length))] = .string(String(repeating: "v", count: length)) }
         userData["list"] = .array((0..<200).map { .int($0) })
         let forms = try Self.bothForms(Self.event(userData: userData))
-        #expect(Self.text(forms.read.userDataJSON) == Self.text(forms.json.userDataJSON))
+        #expect(Self.text(forms.read.userDataBlob) == Self.text(forms.json.userDataBlob))
         let typical = try Self.bothForms(Self.event(userData: ["item": "sku-1", "price": 12.5, "quantity": 3, "gift": false]))
-        #expect(typical.binary.userDataJSON.count < typical.json.userDataJSON.count) // smaller than the JSON it stands for
+        #expect(typical.binary.userDataBlob.count < typical.json.userDataBlob.count) // smaller than the JSON it stands for
     }
 
     @Test func manyMembersReadBackAsTheSameValues() throws {
@@ -65,13 +65,13 @@ import Tracking
         for index in 0..<40 { userData["key\(index)"] = index.isMultiple(of: 2) ? .int(index) : .object(["n": .double(Double(index) / 3)]) }
         let forms = try Self.bothForms(Self.event(userData: userData, context: ["app": "demo", "build": 12]))
         let decode = { (bytes: [UInt8]) in try JSONDecoder().decode(UserData.self, from: Data(bytes)) }
-        #expect(try decode(forms.read.userDataJSON) == decode(forms.json.userDataJSON))
-        #expect(try decode(forms.read.contextJSON) == decode(forms.json.contextJSON))
-        #expect(forms.read.userDataJSON.count == forms.json.userDataJSON.count)
+        #expect(try decode(forms.read.userDataBlob) == decode(forms.json.userDataBlob))
+        #expect(try decode(forms.read.contextBlob) == decode(forms.json.contextBlob))
+        #expect(forms.read.userDataBlob.count == forms.json.userDataBlob.count)
         // Nested objects come out with sorted keys, byte for byte as the JSON writer writes them.
         let nested = try Self.bothForms(Self.event(userData: ["o": .object(["b": 1, "a": .object(["z": 1, "y": 2, "é": 3]), "c": .array([.object(["q": 1, "p": 2])])])]))
-        #expect(Self.text(nested.read.userDataJSON) == Self.text(nested.json.userDataJSON))
-        #expect(Self.text(nested.read.userDataJSON) == #"{"o":{"a":{"y":2,"z":1,"é":3},"b":1,"c":[{"p":2,"q":1}]}}"#)
+        #expect(Self.text(nested.read.userDataBlob) == Self.text(nested.json.userDataBlob))
+        #expect(Self.text(nested.read.userDataBlob) == #"{"o":{"a":{"y":2,"z":1,"é":3},"b":1,"c":[{"p":2,"q":1}]}}"#)
     }
 
     @Test func nestingTooDeepIsCutLikeTheJSONWriterAndFlagged() throws {
@@ -79,32 +79,32 @@ import Tracking
             var deep: UserDataValue = "bottom"
             for level in 0..<depth { deep = level.isMultiple(of: 2) ? .array([deep]) : .object(["k": deep]) }
             let forms = try Self.bothForms(Self.event(userData: ["deep": deep], context: ["deep": deep]))
-            #expect(Self.text(forms.read.userDataJSON) == Self.text(forms.json.userDataJSON), "depth \(depth)")
-            #expect(Self.text(forms.read.contextJSON) == Self.text(forms.json.contextJSON), "depth \(depth)")
-            #expect(Self.text(forms.read.flagsJSON) == Self.text(forms.json.flagsJSON), "depth \(depth)")
+            #expect(Self.text(forms.read.userDataBlob) == Self.text(forms.json.userDataBlob), "depth \(depth)")
+            #expect(Self.text(forms.read.contextBlob) == Self.text(forms.json.contextBlob), "depth \(depth)")
+            #expect(Self.text(forms.read.flagsBlob) == Self.text(forms.json.flagsBlob), "depth \(depth)")
             let cut = depth + 1 > UserDataValue.maximumDepth
             #expect(forms.read.flagCodes.contains(EventFlag.userDataTruncated.description) == cut, "depth \(depth)")
             #expect(forms.read.flagCodes.contains(EventFlag.contextTruncated.description) == cut, "depth \(depth)")
-            #expect(Self.text(forms.read.userDataJSON).contains("[truncated]") == cut, "depth \(depth)")
+            #expect(Self.text(forms.read.userDataBlob).contains("[truncated]") == cut, "depth \(depth)")
         }
     }
 
     @Test func flagsReadBackWithCodesAndDetails() throws {
         let flags = [EventFlag(code: "duplicate"), EventFlag(code: "pii", detail: "e-mail \"x\" \u{00E9}")]
         let forms = try Self.bothForms(Self.event(flags: flags))
-        #expect(BinaryValue.isBinary(forms.binary.flagsJSON))
-        #expect(forms.read.flagsJSON == forms.json.flagsJSON)
+        #expect(BinaryValue.isBinary(forms.binary.flagsBlob))
+        #expect(forms.read.flagsBlob == forms.json.flagsBlob)
         #expect(try forms.read.decoded().flags == flags)
         #expect(try forms.binary.decoded().flags == flags)
     }
 
     @Test func emptyPartsStayTheJSONConstants() {
         let event = EncodedEvent(journaling: Self.event())
-        #expect(event.userDataJSON == Array("{}".utf8) && event.contextJSON == Array("{}".utf8) && event.flagsJSON == Array("[]".utf8))
+        #expect(event.userDataBlob == Array("{}".utf8) && event.contextBlob == Array("{}".utf8) && event.flagsBlob == Array("[]".utf8))
     }
 
     @Test func malformedBlobsAreRefusedNotGuessed() throws {
-        let good = EncodedEvent(journaling: Self.event(userData: ["list": .array([.int(1), .string("two")])])).userDataJSON
+        let good = EncodedEvent(journaling: Self.event(userData: ["list": .array([.int(1), .string("two")])])).userDataBlob
         for cut in 1..<good.count {
             #expect(throws: BinaryValueError.self) { try BinaryValue.json(Array(good[..<cut])) }
         }

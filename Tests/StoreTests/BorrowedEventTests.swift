@@ -22,8 +22,8 @@ import Tracking
             }
             #expect(copy == original)
             #expect(size == original.approximateSize)
-            #expect(flagged == (original.flagsJSON.count > 2))
-            #expect(held == ConsentHold.isHeld(original.flagsJSON))
+            #expect(flagged == (original.flagsBlob.count > 2))
+            #expect(held == ConsentHold.isHeld(original.flagsBlob))
             #expect(held == index.isMultiple(of: 2))
         }
     }

@@ -37,6 +37,6 @@ struct DirectJournalEventTests {
         for _ in 0..<(UserDataValue.maximumDepth + 2) { value = .array([value]) }
         let event = TrackedEvent(category: "Cart", name: "add", action: "select", userData: ["deep": value])
         #expect(DirectJournalEvent(event) == nil)
-        #expect(EncodedEvent(journaling: event).flagsJSON != EncodedEvent.emptyArray)
+        #expect(EncodedEvent(journaling: event).flagsBlob != EncodedEvent.emptyArray)
     }
 }

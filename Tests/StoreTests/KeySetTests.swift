@@ -85,8 +85,8 @@ import Testing
         // Two whole generations later, the first id is forgotten and stored again.
         let filler = (0..<(2 * EventStore.duplicateWindow + 1)).map { _ in
             EncodedEvent(id: UUID(), timestampMilliseconds: 0, category: "c", name: "n", action: "a",
-                         userDataJSON: EncodedEvent.emptyObject, contextJSON: EncodedEvent.emptyObject,
-                         flagsJSON: EncodedEvent.emptyArray)
+                         userDataBlob: EncodedEvent.emptyObject, contextBlob: EncodedEvent.emptyObject,
+                         flagsBlob: EncodedEvent.emptyArray)
         }
         for start in stride(from: 0, to: filler.count, by: 1_000) {
             #expect(try store.insert(filler[start..<min(filler.count, start + 1_000)]).duplicates.isEmpty)

@@ -38,8 +38,8 @@ import Tracking
         ]
         for (base, own) in cases {
             let merged = ContextMerge.merge(shared: EncodedSharedContext(SharedContext(base)).json,
-                                            own: EncodedEvent(TrackedEvent(category: "c", name: "n", action: "a", context: own)).contextJSON)
-            let expected = EncodedEvent(TrackedEvent(category: "c", name: "n", action: "a", context: SharedContext.merge(base, own))).contextJSON
+                                            own: EncodedEvent(TrackedEvent(category: "c", name: "n", action: "a", context: own)).contextBlob)
+            let expected = EncodedEvent(TrackedEvent(category: "c", name: "n", action: "a", context: SharedContext.merge(base, own))).contextBlob
             #expect(try Self.decode(merged) == Self.decode(expected), "\(base) + \(own)")
         }
     }
@@ -49,7 +49,7 @@ import Tracking
         let second = EncodedEvent(Self.event(2))
         #expect(first.sharedContext != nil && first.sharedContext === second.sharedContext)
         #expect(EncodedEvent(Self.event(1, shared: SharedContext([:]))).sharedContext == nil) // nothing to share
-        #expect(try Self.decode(first.readable().contextJSON) == Self.event(1).context)
+        #expect(try Self.decode(first.readable().contextBlob) == Self.event(1).context)
         #expect(try first.decoded().context == Self.event(1).context)
     }
 
@@ -58,7 +58,7 @@ import Tracking
         for _ in 0..<(UserDataValue.maximumDepth + 3) { deep = .array([deep]) }
         let event = EncodedEvent(TrackedEvent(category: "c", name: "n", action: "a", sharedContext: SharedContext(["deep": deep])))
         #expect(event.flagCodes.contains(EventFlag.contextTruncated.description))
-        #expect(try Self.decode(event.readable().contextJSON)["deep"] != nil)
+        #expect(try Self.decode(event.readable().contextBlob)["deep"] != nil)
     }
 
     /// The shared contexts of each segment file, counted by reading the records themselves.
@@ -98,9 +98,9 @@ import Tracking
         let recovered = try EventJournal.recover(directory: directory)
         #expect(recovered == events)
         for (index, event) in recovered.enumerated() {
-            #expect(try Self.decode(event.readable().contextJSON) == Self.event(index).context)
+            #expect(try Self.decode(event.readable().contextBlob) == Self.event(index).context)
         }
-        #expect(try JournalReader.events(in: directory, after: .start).map(\.contextJSON) == events.map { try $0.readable().contextJSON })
+        #expect(try JournalReader.events(in: directory, after: .start).map(\.contextBlob) == events.map { try $0.readable().contextBlob })
     }
 
     @Test func aDamagedContextRecordEndsItsSegment() throws {
@@ -132,7 +132,7 @@ import Tracking
             withUnsafeBytes(of: event.id.uuid) { payload.append(contentsOf: $0) }
             withUnsafeBytes(of: event.timestampMilliseconds.littleEndian) { payload.append(contentsOf: $0) }
             let parts = [Array(event.category.utf8), Array(event.name.utf8), Array(event.action.utf8),
-                         event.userDataJSON, event.contextJSON, event.flagsJSON]
+                         event.userDataBlob, event.contextBlob, event.flagsBlob]
             for part in parts { withUnsafeBytes(of: UInt32(part.count).littleEndian) { payload.append(contentsOf: $0) } }
             for part in parts { payload.append(contentsOf: part) }
             append(UInt32(payload.count))
@@ -160,7 +160,7 @@ import Tracking
         let rows = try store.query(StoreQuery(limit: 100))
         #expect(rows.count == 21)
         for row in rows {
-            let index = try #require(Self.decode(row.event.userDataJSON)["i"]?.intValue)
+            let index = try #require(Self.decode(row.event.userDataBlob)["i"]?.intValue)
             #expect(try row.trackedEvent().context == Self.event(index).context)
         }
         writer.close()
@@ -189,12 +189,12 @@ import Tracking
         #expect(claimed.count == 61)
         for (index, row) in claimed.enumerated() {
             #expect(row.event.sharedContext == nil)
-            #expect(try Self.decode(row.event.contextJSON) == expected[index])
+            #expect(try Self.decode(row.event.contextBlob) == expected[index])
             #expect(try row.trackedEvent().context == expected[index])
         }
         try store.acknowledge(claimed.map(\.event.id))
         let delivered = try store.query(StoreQuery(status: .delivered, limit: 100))
-        #expect(try delivered.map { try Self.decode($0.event.contextJSON) } == expected)
+        #expect(try delivered.map { try Self.decode($0.event.contextBlob) } == expected)
         #expect(try EventStore(path: path, readOnly: true).query(StoreQuery(status: .delivered, limit: 1)).first?.trackedEvent().context == expected[0])
         try store.purge()
         #expect(try Self.contextRows(store) == 0)

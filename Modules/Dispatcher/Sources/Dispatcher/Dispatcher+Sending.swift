@@ -19,7 +19,7 @@ extension Dispatcher {
     ///   it is refused and counted).
     private func journalDirectly(_ event: TrackedEvent) -> Bool {
         let (backend, closed) = lock.withLock { (state.backend, state.closed) }
-        guard !closed, let backend, !overflow.isHolding, let direct = DirectJournalEvent(event) else { return false }
+        guard !closed, let backend, !overflow.isBuffering, let direct = DirectJournalEvent(event) else { return false }
         do {
             try backend.ingest.write(direct)
             return true
@@ -33,7 +33,7 @@ extension Dispatcher {
     public func send(contentsOf events: [TrackedEvent]) -> [Receipt] {
         let encoded = events.map(EncodedEvent.init(journaling:))
         var written = 0
-        if let backend, !overflow.isHolding {
+        if let backend, !overflow.isBuffering {
             let result = backend.ingest.write(contentsOf: encoded)
             written = result.written
             if let error = result.error { journalRefused(error) }
@@ -65,7 +65,7 @@ extension Dispatcher {
             refuse(.closed, detail: "send after close()")
             return .refused
         }
-        if let backend, !overflow.isHolding {
+        if let backend, !overflow.isBuffering {
             do {
                 try backend.ingest.write(event)
                 return .journal
@@ -82,7 +82,7 @@ extension Dispatcher {
                 }
             }
         }
-        guard overflow.hold(event) else {
+        guard overflow.buffer(event) else {
             refuse(.noRoom, detail: lock.withLock { state.journalProblem ?? "storage \(state.storage)" })
             return .refused
         }

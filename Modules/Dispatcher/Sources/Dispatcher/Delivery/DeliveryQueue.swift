@@ -36,10 +36,10 @@ package protocol DeliveryQueue: Sendable {
 
     /// Records that the collector asked, with `Retry-After`, to be sent nothing before `date`,
     /// so that a later run honours it too. Called after such an answer.
-    func holdDeliveries(until date: Date) throws
+    func deferDeliveries(until date: Date) throws
 
-    /// The time last recorded by ``holdDeliveries(until:)``; nil when none was.
-    func deliveryHold() throws -> Date?
+    /// The time last recorded by ``deferDeliveries(until:)``; nil when none was.
+    func deferredUntil() throws -> Date?
 }
 
 extension DeliveryQueue {
@@ -47,8 +47,8 @@ extension DeliveryQueue {
     package func capRetryTimes(notAfter latest: Date, now: Date) throws -> Date? { nil }
 
     /// Keeps nothing: a ``DeliveryWorker`` remembers the collector's `Retry-After` for its own life.
-    package func holdDeliveries(until date: Date) throws {}
+    package func deferDeliveries(until date: Date) throws {}
 
     /// None recorded.
-    package func deliveryHold() throws -> Date? { nil }
+    package func deferredUntil() throws -> Date? { nil }
 }

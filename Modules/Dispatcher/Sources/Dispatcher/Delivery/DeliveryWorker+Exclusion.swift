@@ -14,7 +14,7 @@ extension DeliveryWorker {
         await waitForExclusions()
         let running = currentRound
         running?.cancel()
-        holdWait?.interrupt()
+        deferralWait?.interrupt()
         let work = Task<T, Never> {
             if let running { _ = await running.value }
             return await body()

@@ -71,7 +71,7 @@ extension DeliveryWorker {
             return .acknowledgeLater(DeferredAcknowledgement(events: batch, statusCode: result.statusCode, at: now))
         }
         if case .retry(_, let retryAfter?) = result.outcome {
-            await holdDeliveries(until: configuration.retryPolicy.honouring(retryAfter, now: now))
+            await deferDeliveries(until: configuration.retryPolicy.honouring(retryAfter, now: now))
         }
         var sent = batch
         if !result.rejectedEvents.isEmpty {

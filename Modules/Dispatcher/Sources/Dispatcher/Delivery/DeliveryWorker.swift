@@ -51,11 +51,11 @@ actor DeliveryWorker {
     var barrier: Task<Void, Never>?
     private var finishRequested = false
     /// Before this, the collector asked to be sent nothing (its `Retry-After`).
-    private var hold: Date?
-    /// Whether ``hold`` was read from the queue (once, at the first round).
-    private var holdLoaded = false
-    /// The wait for ``hold`` in progress, ended early by ``stop()`` and ``finishAfterCurrentBatch()``.
-    var holdWait: TimedWait?
+    private var deferredUntil: Date?
+    /// Whether ``deferredUntil`` was read from the queue (once, at the first round).
+    private var deferralLoaded = false
+    /// The wait for ``deferredUntil`` in progress, ended early by ``stop()`` and ``finishAfterCurrentBatch()``.
+    var deferralWait: TimedWait?
     /// Where the round's blocking queue calls run.
     let storeQueue: BlockingQueue
     /// Where queue work overlaps a request in flight (``OverlappedQueueWork``).
@@ -124,14 +124,14 @@ actor DeliveryWorker {
     func finishAfterCurrentBatch() {
         if state == .delivering {
             finishRequested = true
-            holdWait?.interrupt()
+            deferralWait?.interrupt()
         }
     }
 
     /// Stops the worker: the round in progress finishes its batch, later rounds return at once.
     func stop() async {
         state = .stopped
-        holdWait?.interrupt()
+        deferralWait?.interrupt()
         if let running = currentRound { _ = await running.value }
     }
 
@@ -173,7 +173,7 @@ actor DeliveryWorker {
 
     /// The round's batches, until one of them stops it (``DeliveryReport/stopReason`` set).
     private func deliverBatches(deadline: Date, ignoringBackoff: Bool, report: inout DeliveryReport, carry: inout RoundCarry) async {
-        /// The hold this round already waited for (a test clock may not have moved meanwhile).
+        /// The deferral this round already waited for (a test clock may not have moved meanwhile).
         var waitedFor: Date?
         while true {
             if Task.isCancelled || state == .stopped || finishRequested {
@@ -185,18 +185,18 @@ actor DeliveryWorker {
                 report.stopReason = .deadline
                 return
             }
-            if ignoringBackoff, let hold = await activeHold(now: now), hold != waitedFor {
-                if hold < deadline {
+            if ignoringBackoff, let deferral = await activeDeferral(now: now), deferral != waitedFor {
+                if deferral < deadline {
                     let wait = TimedWait()
-                    holdWait = wait
-                    await wait.wait(seconds: hold.timeIntervalSince(now))
-                    holdWait = nil
-                    waitedFor = hold
+                    deferralWait = wait
+                    await wait.wait(seconds: deferral.timeIntervalSince(now))
+                    deferralWait = nil
+                    waitedFor = deferral
                     continue
                 }
                 report.stopReason = .backingOff
-                report.earliestNextAttempt = min(report.earliestNextAttempt ?? hold, hold)
-                report.lastError = report.lastError ?? "the collector asked (Retry-After) to wait until \(hold)"
+                report.earliestNextAttempt = min(report.earliestNextAttempt ?? deferral, deferral)
+                report.lastError = report.lastError ?? "the collector asked (Retry-After) to wait until \(deferral)"
                 return
             }
             // An explicit flush claims events whatever their backoff.
@@ -258,26 +258,26 @@ actor DeliveryWorker {
 
     /// The collector's `Retry-After` when it has not passed at `now` (at most the retry policy's
     /// longest wait ahead, whatever the clock did); nil otherwise.
-    private func activeHold(now: Date) async -> Date? {
-        await loadHold()
-        guard let hold, hold > now else { return nil }
-        return min(hold, now.addingTimeInterval(configuration.retryPolicy.maxWait))
+    private func activeDeferral(now: Date) async -> Date? {
+        await loadDeferral()
+        guard let deferredUntil, deferredUntil > now else { return nil }
+        return min(deferredUntil, now.addingTimeInterval(configuration.retryPolicy.maxWait))
     }
 
-    /// Reads the hold an earlier run recorded in the queue, once.
-    private func loadHold() async {
-        guard !holdLoaded else { return }
-        holdLoaded = true
+    /// Reads the deferral an earlier run recorded in the queue, once.
+    private func loadDeferral() async {
+        guard !deferralLoaded else { return }
+        deferralLoaded = true
         let queue = queue
-        if let stored = try? await storeQueue.run({ try queue.deliveryHold() }) { hold = max(hold ?? stored, stored) }
+        if let stored = try? await storeQueue.run({ try queue.deferredUntil() }) { deferredUntil = max(deferredUntil ?? stored, stored) }
     }
 
     /// Remembers, and records in the queue, that the collector asked to be sent nothing before
     /// `until` (its latest answer replaces an earlier one).
-    func holdDeliveries(until: Date) async {
-        holdLoaded = true
-        hold = until
+    func deferDeliveries(until: Date) async {
+        deferralLoaded = true
+        deferredUntil = until
         let queue = queue
-        _ = try? await storeQueue.run { try queue.holdDeliveries(until: until) }
+        _ = try? await storeQueue.run { try queue.deferDeliveries(until: until) }
     }
 }

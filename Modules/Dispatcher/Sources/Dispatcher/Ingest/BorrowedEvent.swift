@@ -18,11 +18,11 @@ struct BorrowedEvent {
     var name: UnsafeRawBufferPointer
     /// The action's UTF-8 bytes.
     var action: UnsafeRawBufferPointer
-    /// userData, encoded (binary or JSON, see ``EncodedEvent/userDataJSON``).
+    /// userData, encoded (binary or JSON, see ``EncodedEvent/userDataBlob``).
     var userData: UnsafeRawBufferPointer
-    /// The event's own context, encoded (see ``EncodedEvent/contextJSON``).
+    /// The event's own context, encoded (see ``EncodedEvent/contextBlob``).
     var context: UnsafeRawBufferPointer
-    /// The flags, encoded (see ``EncodedEvent/flagsJSON``).
+    /// The flags, encoded (see ``EncodedEvent/flagsBlob``).
     var flags: UnsafeRawBufferPointer
     /// The shared context the event refers to, if any.
     var sharedContext: EncodedSharedContext?
@@ -45,7 +45,7 @@ struct BorrowedEvent {
             id: id, timestampMilliseconds: timestampMilliseconds,
             category: String(decoding: category, as: UTF8.self), name: String(decoding: name, as: UTF8.self),
             action: String(decoding: action, as: UTF8.self),
-            userDataJSON: Self.bytes(userData), contextJSON: Self.bytes(context), flagsJSON: Self.bytes(flags))
+            userDataBlob: Self.bytes(userData), contextBlob: Self.bytes(context), flagsBlob: Self.bytes(flags))
         event.sharedContext = sharedContext
         return event
     }
@@ -91,9 +91,9 @@ extension EncodedEvent: BorrowableEvent {
         return try category.withUTF8 { category in
             try name.withUTF8 { name in
                 try action.withUTF8 { action in
-                    try userDataJSON.withUnsafeBytes { userData in
-                        try contextJSON.withUnsafeBytes { context in
-                            try flagsJSON.withUnsafeBytes { flags in
+                    try userDataBlob.withUnsafeBytes { userData in
+                        try contextBlob.withUnsafeBytes { context in
+                            try flagsBlob.withUnsafeBytes { flags in
                                 try body(BorrowedEvent(
                                     uuid: id.uuid, timestampMilliseconds: timestampMilliseconds,
                                     category: UnsafeRawBufferPointer(category), name: UnsafeRawBufferPointer(name),

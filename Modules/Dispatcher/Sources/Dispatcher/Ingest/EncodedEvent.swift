@@ -13,8 +13,8 @@ import TrackingJSON
 ///
 /// Between the sender and the store an event may carry its shared context by reference
 /// (``sharedContext``, encoded once per ``Tracking/SharedContext`` instance) with only its own
-/// context in ``contextJSON``; every event read back from the store or a journal for delivery,
-/// the monitor or queries has the full, merged context in ``contextJSON`` and no reference.
+/// context in ``contextBlob``; every event read back from the store or a journal for delivery,
+/// the monitor or queries has the full, merged context in ``contextBlob`` and no reference.
 package struct EncodedEvent: Sendable, Equatable {
     /// The event id (UUIDv7), the delivery idempotency key.
     package var id: UUID
@@ -27,15 +27,15 @@ package struct EncodedEvent: Sendable, Equatable {
     /// The action.
     package var action: String
     /// `userData` as a JSON object (or, until read back, as a ``BinaryValue`` blob).
-    package var userDataJSON: [UInt8]
+    package var userDataBlob: [UInt8]
     /// `context` as a JSON object (or, until read back, as a ``BinaryValue`` blob): the full
     /// context, or only the event's own when ``sharedContext`` is set.
-    package var contextJSON: [UInt8]
+    package var contextBlob: [UInt8]
     /// The shared context the event refers to, while it travels to the store; `nil` once read back.
     package var sharedContext: EncodedSharedContext?
     /// `flags` as a JSON array of `{"code":…,"detail":…}` objects (or, until read back, as a
     /// ``BinaryValue`` blob of the same).
-    package var flagsJSON: [UInt8]
+    package var flagsBlob: [UInt8]
 
     /// Encodes an event as JSON: the readable form (tests, fixtures, anything off the hot path).
     ///
@@ -69,13 +69,13 @@ package struct EncodedEvent: Sendable, Equatable {
         let shared = EncodedSharedContext.reference(of: event)
         var context = event.eventContext.isEmpty ? (bytes: Self.emptyObject, truncated: false) : encode(event.eventContext)
         context.truncated = context.truncated || shared.truncated
-        userDataJSON = userData.bytes
-        contextJSON = context.bytes
+        userDataBlob = userData.bytes
+        contextBlob = context.bytes
         sharedContext = shared.context
         var flags = event.flags
         if userData.truncated, !flags.contains(.userDataTruncated) { flags.append(.userDataTruncated) }
         if context.truncated, !flags.contains(.contextTruncated) { flags.append(.contextTruncated) }
-        flagsJSON = encodeFlags(flags)
+        flagsBlob = encodeFlags(flags)
     }
 
     /// `{}`, shared.
@@ -113,30 +113,30 @@ package struct EncodedEvent: Sendable, Equatable {
     /// Creates an encoded event from its parts (as read back from a store or journal).
     package init(
         id: UUID, timestampMilliseconds: Int64, category: String, name: String, action: String,
-        userDataJSON: [UInt8], contextJSON: [UInt8], flagsJSON: [UInt8]
+        userDataBlob: [UInt8], contextBlob: [UInt8], flagsBlob: [UInt8]
     ) {
         self.id = id
         self.timestampMilliseconds = timestampMilliseconds
         self.category = category
         self.name = name
         self.action = action
-        self.userDataJSON = userDataJSON
-        self.contextJSON = contextJSON
-        self.flagsJSON = flagsJSON
+        self.userDataBlob = userDataBlob
+        self.contextBlob = contextBlob
+        self.flagsBlob = flagsBlob
         sharedContext = nil
     }
 
     /// This event as readers get it: userData, context and flags as JSON (transcoded from the
-    /// binary form), its shared context merged into ``contextJSON`` (per
+    /// binary form), its shared context merged into ``contextBlob`` (per
     /// ``Tracking/SharedContext/merge(_:_:)``) and no reference.
     /// - Throws: ``BinaryValueError`` when a binary part is malformed.
     package func readable() throws(BinaryValueError) -> EncodedEvent {
         var readable = self
-        readable.userDataJSON = try BinaryValue.json(userDataJSON)
-        readable.contextJSON = try BinaryValue.json(contextJSON)
-        readable.flagsJSON = try BinaryValue.json(flagsJSON)
+        readable.userDataBlob = try BinaryValue.json(userDataBlob)
+        readable.contextBlob = try BinaryValue.json(contextBlob)
+        readable.flagsBlob = try BinaryValue.json(flagsBlob)
         guard let shared = sharedContext else { return readable }
-        readable.contextJSON = ContextMerge.merge(shared: shared.json, own: readable.contextJSON)
+        readable.contextBlob = ContextMerge.merge(shared: shared.json, own: readable.contextBlob)
         readable.sharedContext = nil
         return readable
     }
@@ -150,7 +150,7 @@ package struct EncodedEvent: Sendable, Equatable {
     /// The bytes this event occupies in a payload, roughly: used for byte limits.
     package var approximateSize: Int {
         Self.approximateSize(fieldBytes: category.utf8.count + name.utf8.count + action.utf8.count
-                             + userDataJSON.count + contextJSON.count + flagsJSON.count, sharedContext: sharedContext)
+                             + userDataBlob.count + contextBlob.count + flagsBlob.count, sharedContext: sharedContext)
     }
 
     /// The approximate payload size of an event whose texts and encoded parts total `fieldBytes`.
@@ -160,8 +160,8 @@ package struct EncodedEvent: Sendable, Equatable {
 
     /// Decodes the event back into a ``Tracking/TrackedEvent`` (for the monitor and tests).
     package func decoded() throws -> TrackedEvent {
-        guard sharedContext == nil, !BinaryValue.isBinary(userDataJSON), !BinaryValue.isBinary(contextJSON),
-              !BinaryValue.isBinary(flagsJSON) else { return try readable().decoded() }
+        guard sharedContext == nil, !BinaryValue.isBinary(userDataBlob), !BinaryValue.isBinary(contextBlob),
+              !BinaryValue.isBinary(flagsBlob) else { return try readable().decoded() }
         let decoder = JSONDecoder()
         return TrackedEvent(
             id: id,
@@ -169,14 +169,14 @@ package struct EncodedEvent: Sendable, Equatable {
             category: category,
             name: name,
             action: action,
-            userData: try decoder.decode(UserData.self, from: Data(userDataJSON)),
-            context: try decoder.decode(UserData.self, from: Data(contextJSON)),
-            flags: try decoder.decode([EventFlag].self, from: Data(flagsJSON))
+            userData: try decoder.decode(UserData.self, from: Data(userDataBlob)),
+            context: try decoder.decode(UserData.self, from: Data(contextBlob)),
+            flags: try decoder.decode([EventFlag].self, from: Data(flagsBlob))
         )
     }
 
-    /// The flag codes, decoded from ``flagsJSON``; empty when it cannot be read.
-    package var flagCodes: [String] { (Self.decodedFlags(flagsJSON) ?? []).map(\.description) }
+    /// The flag codes, decoded from ``flagsBlob``; empty when it cannot be read.
+    package var flagCodes: [String] { (Self.decodedFlags(flagsBlob) ?? []).map(\.description) }
 
     /// Encoded flags (binary or JSON) decoded; nil when they cannot be read.
     static func decodedFlags(_ encoded: [UInt8]) -> [EventFlag]? {

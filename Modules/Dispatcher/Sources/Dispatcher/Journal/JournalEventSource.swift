@@ -32,11 +32,11 @@ extension JournalEventSource {
 }
 
 extension EncodedEvent: JournalEventSource {
-    var partsSize: Int { userDataJSON.count + contextJSON.count + flagsJSON.count }
+    var partsSize: Int { userDataBlob.count + contextBlob.count + flagsBlob.count }
 
     func writeParts(at cursor: UnsafeMutableRawPointer, lengths: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
-        var cursor = Self.copy(userDataJSON, into: cursor, length: lengths)
-        cursor = Self.copy(contextJSON, into: cursor, length: lengths + 4)
-        return Self.copy(flagsJSON, into: cursor, length: lengths + 8)
+        var cursor = Self.copy(userDataBlob, into: cursor, length: lengths)
+        cursor = Self.copy(contextBlob, into: cursor, length: lengths + 4)
+        return Self.copy(flagsBlob, into: cursor, length: lengths + 8)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-// The delivery queue, for events not delivered: retries, the collector's hold, rejections and
+// The delivery queue, for events not delivered: retries, the collector's deferral (Retry-After), rejections and
 // releases back to pending.
 extension EventStore {
     /// Returns in-flight events to pending with one more attempt, `error` kept, due again at
@@ -40,13 +40,13 @@ extension EventStore {
 
     /// Records, in the `meta` table, that the collector asked (`Retry-After`) to be sent
     /// nothing before `date`.
-    func holdDeliveries(until date: Date) throws {
-        try setMetadata(EventStoreSchema.deliveryHoldKey, String(Self.milliseconds(date)))
+    func deferDeliveries(until date: Date) throws {
+        try setMetadata(EventStoreSchema.deferredUntilKey, String(Self.milliseconds(date)))
     }
 
-    /// The time recorded by ``holdDeliveries(until:)``; nil when none was (or it is unreadable).
-    func deliveryHold() throws -> Date? {
-        try metadata(EventStoreSchema.deliveryHoldKey).flatMap(Int64.init).map(Self.date)
+    /// The time recorded by ``deferDeliveries(until:)``; nil when none was (or it is unreadable).
+    func deferredUntil() throws -> Date? {
+        try metadata(EventStoreSchema.deferredUntilKey).flatMap(Int64.init).map(Self.date)
     }
 
     /// Moves in-flight or pending events to rejected, counting an attempt and keeping `reason`.

@@ -16,13 +16,13 @@ extension EventStore {
             category: statement.string(3) ?? "",
             name: statement.string(4) ?? "",
             action: statement.string(5) ?? "",
-            userDataJSON: try json(statement.bytes(6)),
-            contextJSON: try json(statement.bytes(7)),
-            flagsJSON: try json(statement.bytes(8))
+            userDataBlob: try json(statement.bytes(6)),
+            contextBlob: try json(statement.bytes(7)),
+            flagsBlob: try json(statement.bytes(8))
         )
         let reference = UInt64(bitPattern: statement.int64(14))
         if reference != 0 {
-            event.contextJSON = ContextMerge.merge(shared: try sharedContext(reference, database), own: event.contextJSON)
+            event.contextBlob = ContextMerge.merge(shared: try sharedContext(reference, database), own: event.contextBlob)
         }
         let next = statement.int64(12)
         return StoredEvent(

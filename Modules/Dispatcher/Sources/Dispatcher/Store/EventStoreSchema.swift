@@ -217,7 +217,7 @@ enum EventStoreSchema {
     static let inFlightRangeKey = "_store.in_flight_range"
     /// The `meta` key of the time (milliseconds since 1970) before which the collector asked,
     /// with `Retry-After`, to be sent nothing.
-    static let deliveryHoldKey = "_store.delivery_hold_until"
+    static let deferredUntilKey = "_store.delivery_hold_until"
 
     /// `x'…'` blob literals for an `IN (…)` list: one scan for a set of ids not in flight.
     static func literals(_ ids: [UUID]) -> String {

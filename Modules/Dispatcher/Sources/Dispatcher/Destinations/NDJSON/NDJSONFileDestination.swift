@@ -80,11 +80,11 @@ public struct NDJSONFileDestination: Destination, CustomStringConvertible {
             writer.raw(",\"action\":")
             writer.string(event.action)
             writer.raw(",\"userData\":")
-            writer.raw(bytes: event.userDataJSON)
+            writer.raw(bytes: event.userDataBlob)
             writer.raw(",\"context\":")
-            writer.raw(bytes: event.contextJSON)
+            writer.raw(bytes: event.contextBlob)
             writer.raw(",\"flags\":")
-            writer.raw(bytes: event.flagsJSON)
+            writer.raw(bytes: event.flagsBlob)
             writer.raw("}\n")
         }
         return writer.bytes

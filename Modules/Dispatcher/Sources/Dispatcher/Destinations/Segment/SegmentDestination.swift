@@ -155,7 +155,7 @@ public struct SegmentDestination: Destination, CustomStringConvertible, CustomDe
     /// Encodes one message into `writer`: `track`, `screen` or `identify` by the event's
     /// ``EncodedEvent/kind``.
     func encodeMessage(_ event: EncodedEvent, into writer: inout JSONWriter) {
-        let context = DeliveryJSONMembers(event.contextJSON)
+        let context = DeliveryJSONMembers(event.contextBlob)
         let kind = event.kind
         switch kind {
         case .track:
@@ -190,13 +190,13 @@ public struct SegmentDestination: Destination, CustomStringConvertible, CustomDe
             writer.string(event.name)
             writer.raw(",\"action\":")
             writer.string(event.action)
-            writer.members(of: DeliveryJSONMembers(event.userDataJSON), leadingComma: true,
+            writer.members(of: DeliveryJSONMembers(event.userDataBlob), leadingComma: true,
                            renaming: Keys.eventFields, prefix: Keys.userDataPrefix)
             writer.raw("}")
         case .screen, .identify:
             // Re-emitted member by member, so the message stays valid JSON whatever was stored.
             writer.raw(kind == .screen ? ",\"properties\":{" : ",\"traits\":{")
-            writer.members(of: DeliveryJSONMembers(event.userDataJSON), leadingComma: false)
+            writer.members(of: DeliveryJSONMembers(event.userDataBlob), leadingComma: false)
             writer.raw("}")
         }
         writer.raw(",\"context\":{\"library\":{\"name\":")
@@ -207,7 +207,7 @@ public struct SegmentDestination: Destination, CustomStringConvertible, CustomDe
         writer.members(of: context, leadingComma: true, skipping: Keys.segmentSkipped,
                        renaming: Keys.contextReserved, prefix: Keys.eventPrefix)
         writer.raw(",\"flags\":")
-        writer.raw(bytes: event.flagsJSON)
+        writer.raw(bytes: event.flagsBlob)
         writer.raw("}}")
     }
 

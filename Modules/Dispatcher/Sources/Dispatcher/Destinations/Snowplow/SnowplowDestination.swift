@@ -126,7 +126,7 @@ public struct SnowplowDestination: Destination, CustomStringConvertible {
     }
 
     private func encodeEvent(_ event: EncodedEvent, sentMilliseconds: String, into writer: inout JSONWriter) {
-        let context = DeliveryJSONMembers(event.contextJSON)
+        let context = DeliveryJSONMembers(event.contextBlob)
         let kind = event.kind
         writer.raw("{\"e\":")
         switch kind {
@@ -196,9 +196,9 @@ public struct SnowplowDestination: Destination, CustomStringConvertible {
         case .structured:
             Self.encodeStructuredFields(event, into: &writer)
             writer.raw(",\"se_pr\":")
-            writer.string(String(decoding: event.userDataJSON, as: UTF8.self))
+            writer.string(String(decoding: event.userDataBlob, as: UTF8.self))
         case .selfDescribing(let schema):
-            let capacity = event.userDataJSON.count + event.flagsJSON.count + 256
+            let capacity = event.userDataBlob.count + event.flagsBlob.count + 256
             Self.encodeUnstructured(schema: schema, capacity: capacity, into: &writer) { data in
                 data.raw("\"category\":")
                 data.string(event.category)
@@ -207,9 +207,9 @@ public struct SnowplowDestination: Destination, CustomStringConvertible {
                 data.raw(",\"action\":")
                 data.string(event.action)
                 data.raw(",\"userData\":")
-                data.raw(bytes: event.userDataJSON)
+                data.raw(bytes: event.userDataBlob)
                 data.raw(",\"flags\":")
-                data.raw(bytes: event.flagsJSON)
+                data.raw(bytes: event.flagsBlob)
             }
         }
     }
@@ -244,10 +244,10 @@ public struct SnowplowDestination: Destination, CustomStringConvertible {
     /// The ``userDataSchema`` entity of an identify or screen call, or `nil` when the
     /// event has neither userData nor flags.
     private func userDataEntity(_ event: EncodedEvent) -> [UInt8]? {
-        let userData = DeliveryJSONMembers(event.userDataJSON)
-        let flags = Self.interior(ofArray: event.flagsJSON[...])
+        let userData = DeliveryJSONMembers(event.userDataBlob)
+        let flags = Self.interior(ofArray: event.flagsBlob[...])
         guard !userData.isEmpty || flags != nil else { return nil }
-        var entity = JSONWriter(capacity: event.userDataJSON.count + event.flagsJSON.count + 96)
+        var entity = JSONWriter(capacity: event.userDataBlob.count + event.flagsBlob.count + 96)
         entity.raw("{\"schema\":")
         entity.string(SnowplowSchemas.userData)
         entity.raw(",\"data\":{\"userData\":{")
@@ -256,7 +256,7 @@ public struct SnowplowDestination: Destination, CustomStringConvertible {
         entity.raw("}")
         if flags != nil {
             entity.raw(",\"flags\":")
-            entity.raw(bytes: event.flagsJSON)
+            entity.raw(bytes: event.flagsBlob)
         }
         entity.raw("}}")
         return entity.bytes
