@@ -45,33 +45,31 @@ package final class EncodedSharedContext: Sendable, Equatable {
 }
 
 /// Encoded shared contexts by instance identity, bounded: a process has one per session.
-final class EncodedSharedContextCache: @unchecked Sendable {
-    // Safe: every field is touched only while holding `lock`.
-    private let lock = NSLock()
-    private var last: (shared: SharedContext, encoded: EncodedSharedContext)?
-    /// Keyed by identity; the entry keeps its instance alive, so an identifier is never reused
-    /// while it is in here.
-    private var entries: [ObjectIdentifier: (shared: SharedContext, encoded: EncodedSharedContext)] = [:]
+final class EncodedSharedContextCache: Sendable {
+    private struct Entries: Sendable {
+        var last: (shared: SharedContext, encoded: EncodedSharedContext)?
+        /// Keyed by identity; the entry keeps its instance alive, so an identifier is never reused
+        /// while it is in here.
+        var byIdentity: [ObjectIdentifier: (shared: SharedContext, encoded: EncodedSharedContext)] = [:]
+    }
+
+    private let entries = LockedValue(Entries())
     private static let capacity = 64
 
     /// The encoded form of `shared`, encoding it on first sight.
     func encoded(_ shared: SharedContext) -> EncodedSharedContext {
-        lock.lock()
-        if let last, last.shared === shared {
-            lock.unlock()
-            return last.encoded
-        }
-        if let entry = entries[ObjectIdentifier(shared)] {
-            last = entry
-            lock.unlock()
+        let known: EncodedSharedContext? = entries.withLock { entries in
+            if let last = entries.last, last.shared === shared { return last.encoded }
+            guard let entry = entries.byIdentity[ObjectIdentifier(shared)] else { return nil }
+            entries.last = entry
             return entry.encoded
         }
-        lock.unlock()
+        if let known { return known }
         let encoded = EncodedSharedContext(shared)
-        lock.withLock {
-            if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
-            entries[ObjectIdentifier(shared)] = (shared, encoded)
-            last = (shared, encoded)
+        entries.withLock { entries in
+            if entries.byIdentity.count >= Self.capacity { entries.byIdentity.removeAll(keepingCapacity: true) }
+            entries.byIdentity[ObjectIdentifier(shared)] = (shared, encoded)
+            entries.last = (shared, encoded)
         }
         return encoded
     }
