@@ -27,7 +27,7 @@ struct Benchmark {
         configuration.destination = .segment(endpoint: collector.baseURL, writeKey: "bench-write-key")
         let runtime = try Analytics(configuration: configuration)
         LoadGenerator(plugins: [runtime.dispatcher]).send(0)
-        let report = await runtime.flush(timeout: 60)
+        let report = await runtime.drain(timeout: 60).report
         await runtime.close()
         guard report.delivered == 1 else { throw BenchError("warm-up: the event was not delivered: \(report.lastError ?? "no error")") }
     }
@@ -122,7 +122,7 @@ struct Benchmark {
         // runtime's counter, not the flushes' reports, says how many were delivered.
         var delivered = 0
         while reopened.counters.store.pending > 0 {
-            let report = await reopened.flush(timeout: 600)
+            let report = await reopened.drain(timeout: 600).report
             let total = reopened.counters.delivered
             progress?.setStatus("delivery: \(total)/\(backlog) delivered")
             if total == delivered { throw BenchError("delivery stalled: \(report.lastError ?? "no error")") }

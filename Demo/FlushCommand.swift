@@ -87,7 +87,7 @@ enum FlushCommand {
                 await analytics.close(timeout: 2)
                 return 1
             }
-            let report = await analytics.flush(timeout: min(remaining, 10))
+            let report = await analytics.drain(timeout: min(remaining, 10)).report
             let (delivered, rejected) = (analytics.counters.delivered, analytics.counters.rejected)
             if report.stopReason == .endpointRefused {
                 let cause = report.lastError ?? "the collector refused the endpoint"

@@ -40,7 +40,7 @@ struct AnalyticsConfigurationEffectTests {
         configuration.appID = "shop-ios"
         let analytics = try Analytics(configuration: configuration)
         let id = try #require(analytics.reporter(for: Shop.self).send(name: .pay, action: .tap).first?.eventID)
-        let report = await analytics.flush(timeout: 30)
+        let report = await analytics.drain(timeout: 30).report
         #expect(report.delivered == 1)
         let events = snowplowEvents(server)
         #expect(events.count == 1)
@@ -58,7 +58,7 @@ struct AnalyticsConfigurationEffectTests {
         let analytics = try Analytics(configuration: fastConfiguration(directory, destination: segment(server)))
         let shop = analytics.reporter(for: Shop.self)
         let ids = [shop.send(name: .view, action: .open), shop.send(name: .pay, action: .tap)].compactMap { $0.first?.eventID }
-        let report = await analytics.flush(timeout: 30)
+        let report = await analytics.drain(timeout: 30).report
         #expect(report.delivered == 2 && report.requests == 1)
         #expect(segmentMessageIDs(server) == ids.map(text))
         let request = try #require(server.requests.first)
@@ -76,7 +76,7 @@ struct AnalyticsConfigurationEffectTests {
         defer { server.stop() }
         let analytics = try Analytics(configuration: fastConfiguration(directory, destination: segment(server, authentication: .body)))
         let id = try #require(analytics.reporter(for: Shop.self).send(name: .view, action: .open).first?.eventID)
-        #expect(await analytics.flush(timeout: 30).delivered == 1)
+        #expect(await analytics.drain(timeout: 30).report.delivered == 1)
         let request = try #require(server.requests.first)
         #expect(request.headers["authorization"] == nil)
         #expect(jsonObject(request.body)["writeKey"] as? String == testWriteKey)
@@ -91,7 +91,7 @@ struct AnalyticsConfigurationEffectTests {
         let analytics = try Analytics(configuration: fastConfiguration(directory, destination: .ndjson(file: file)))
         let shop = analytics.reporter(for: Shop.self)
         let ids = (0..<3).compactMap { index in shop.send(name: .view, action: .open, userData: ["i": .int(index)]).first?.eventID }
-        #expect(await analytics.flush(timeout: 30).delivered == 3)
+        #expect(await analytics.drain(timeout: 30).report.delivered == 3)
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
         #expect(lines.map { jsonObject(Data($0.utf8))["id"] as? String } == ids.map(text))
         #expect(lines.allSatisfy { jsonObject(Data($0.utf8))["category"] as? String == "Shop" })
@@ -107,7 +107,7 @@ struct AnalyticsConfigurationEffectTests {
         let shop = analytics.reporter(for: Shop.self)
         shop.send(name: .view, action: .open)
         shop.send(name: .pay, action: .tap)
-        let report = await analytics.flush(timeout: 5)
+        let report = await analytics.drain(timeout: 5).report
         #expect(report.delivered == 0 && report.requests == 0)
         #expect(analytics.counters.store.pending == 2)
         #expect(try analytics.records().map(\.status) == [.pending, .pending])
@@ -125,7 +125,7 @@ struct AnalyticsConfigurationEffectTests {
             let analytics = try Analytics(configuration: configuration)
             let shop = analytics.reporter(for: Shop.self)
             for index in 0..<12 { shop.send(name: .view, action: .open, userData: ["i": .int(index), "note": .string(String(repeating: "n", count: 300))]) }
-            #expect(await analytics.flush(timeout: 30).delivered == 12)
+            #expect(await analytics.drain(timeout: 30).report.delivered == 12)
             await analytics.close()
             return (server.requestCount, segmentMessageIDs(server))
         }
@@ -146,7 +146,7 @@ struct AnalyticsConfigurationEffectTests {
         configuration.retry.jitter = .none
         let analytics = try Analytics(configuration: configuration)
         let id = try #require(analytics.reporter(for: Shop.self).send(name: .pay, action: .tap).first?.eventID)
-        for _ in 0..<10 where analytics.counters.rejected == 0 { _ = await analytics.flush(timeout: 5) }
+        for _ in 0..<10 where analytics.counters.rejected == 0 { _ = await analytics.drain(timeout: 5).report }
         #expect(analytics.counters.rejected == 1)
         #expect(server.requestCount == 3)
         #expect(segmentMessageIDs(server) == Array(repeating: text(id), count: 3))
@@ -220,7 +220,7 @@ struct AnalyticsConfigurationEffectTests {
             let analytics = try Analytics(configuration: configuration)
             let shop = analytics.reporter(for: Shop.self)
             let ids = (0..<3).compactMap { shop.send(name: .view, action: .open, userData: ["i": .int($0)]).first?.eventID }
-            #expect(await analytics.flush(timeout: 30).delivered == 3)
+            #expect(await analytics.drain(timeout: 30).report.delivered == 3)
             let delivered = try analytics.records(StoreQuery(status: .delivered))
             #expect(delivered.count == min(history, 3), "deliveredHistory \(history)")
             #expect(delivered.allSatisfy { $0.status == .delivered })

@@ -64,7 +64,7 @@ struct AnalyticsProtectedStartTests {
         #expect(await eventually(timeout: 10) { !analytics.isHoldingForStorage })
         #expect(analytics.installationID == installationID)
         #expect(analytics.userID == "u-42")
-        #expect((await analytics.flush(timeout: 10)).stopReason != .queueError)
+        #expect((await analytics.drain(timeout: 10).report).stopReason != .queueError)
 
         let lines = try Self.delivered(outbox).filter { ($0["userData"] as? [String: Any])?["index"] != nil }
         let indices = lines.compactMap { ($0["userData"] as? [String: Any])?["index"] as? Int }

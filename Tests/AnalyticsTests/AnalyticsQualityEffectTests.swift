@@ -77,7 +77,7 @@ struct AnalyticsQualityEffectTests {
         let held = [promo.send(name: .shown, action: .banner, userData: ["i": 1]), promo.send(name: .shown, action: .banner, userData: ["i": 2])]
             .compactMap { $0.first?.eventID }
         let free = try #require(analytics.reporter(for: Shop.self).send(name: .view, action: .open).first?.eventID)
-        #expect(await analytics.flush(timeout: 5).delivered == 1)
+        #expect(await analytics.drain(timeout: 5).report.delivered == 1)
         #expect(segmentMessageIDs(server) == [text(free)], "only the event that needs no consent is delivered")
         #expect(analytics.counters.store.held == 2)
         #expect(try analytics.records(StoreQuery(status: .held)).map(\.id) == held)

@@ -17,7 +17,7 @@ extension AnalyticsRuntimeTests {
         let analytics = try Analytics(configuration: fastConfiguration(directory, destination: segment(server)))
         let shop = analytics.reporter(for: Shop.self)
         let ids = (0..<4).compactMap { shop.send(name: .view, action: .open, userData: ["i": .int($0)]).first?.eventID }
-        let report = await analytics.flush(timeout: 5)
+        let report = await analytics.drain(timeout: 5).report
         #expect(report.delivered == 4 && report.requests == 1 && report.stopReason == .drained)
         #expect(segmentMessageIDs(server) == ids.map(text))
         #expect(analytics.counters.delivered == 4 && analytics.counters.store.total == 0)
@@ -33,14 +33,14 @@ extension AnalyticsRuntimeTests {
         analytics.reporter(for: Shop.self).send(name: .view, action: .open)
         let result = await analytics.drain(timeout: 5)
         #expect(result.persisted && result.deliveryAttempted && !result.timedOut)
-        #expect(result.report?.delivered == 1)
+        #expect(result.report.delivered == 1)
         #expect(segmentMessageIDs(server).count == 1)
         await analytics.close()
 
         let storeOnly = try Analytics(configuration: fastConfiguration(directory, store: "store-only.sqlite"))
         storeOnly.reporter(for: Shop.self).send(name: .view, action: .open)
         let stored = await storeOnly.drain(timeout: 5)
-        #expect(stored.persisted && !stored.timedOut && stored.report == nil)
+        #expect(stored.persisted && !stored.timedOut && stored.report == DeliveryReport())
         #expect(storeOnly.counters.store.pending == 1)
         await storeOnly.close()
     }
@@ -56,7 +56,7 @@ extension AnalyticsRuntimeTests {
         analytics.pause()
         #expect(analytics.isPaused)
         let id = try #require(analytics.reporter(for: Shop.self).send(name: .view, action: .open).first?.eventID)
-        let report = await analytics.flush(timeout: 5)
+        let report = await analytics.drain(timeout: 5).report
         #expect(report.delivered == 0)
         await pause(0.3)
         #expect(server.requestCount == 0, "nothing is delivered while paused, not even by a full batch or a flush")

@@ -169,7 +169,7 @@ struct AnalyticsRuntimeTests {
         analytics.setConsent(.granted, for: Promo.category)
         let log = await analytics.settle()
         #expect(log == ["consent denied for Promo: 3 held events deleted", "consent granted for Promo: 0 held events released"])
-        #expect(await analytics.flush(timeout: 5).delivered == 0)
+        #expect(await analytics.drain(timeout: 5).report.delivered == 0)
         #expect(server.requestCount == 0)
         #expect(analytics.counters.store.total == 0)
         await analytics.close()

@@ -25,7 +25,7 @@ struct PrivacySemanticsTests {
         let log = await analytics.settle()
         #expect(log.contains("opted out: every stored event deleted"), "\(log)")
         #expect(analytics.counters.store.total == 0)
-        _ = await analytics.flush(timeout: 5)
+        _ = await analytics.drain(timeout: 5).report
         #expect(server.requests.isEmpty, "nothing leaves the device after opt-out")
         await analytics.close()
     }

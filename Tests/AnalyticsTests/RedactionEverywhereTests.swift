@@ -63,7 +63,7 @@ struct RedactionEverywhereTests {
         #expect(await analytics.drain(timeout: 10).persisted)
         var sent = false
         for _ in 0..<20 where !sent {
-            _ = await analytics.flush(timeout: 10)
+            _ = await analytics.drain(timeout: 10).report
             sent = server.requests.contains { $0.body.range(of: Data("Tracking error validation".utf8)) != nil }
             if !sent { await pause(0.1) }
         }

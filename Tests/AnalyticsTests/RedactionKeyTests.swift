@@ -19,7 +19,7 @@ struct RedactionKeyTests {
         let analytics = try Analytics(configuration: configuration)
         analytics.reporter(for: Shop.self).send(name: .signup, action: .tap, userData: ["email": "ada@example.com"])
         #expect(await analytics.drain(timeout: 10).persisted)
-        _ = await analytics.flush(timeout: 10)
+        _ = await analytics.drain(timeout: 10).report
         await analytics.close()
         let properties = segmentEvents(server).last?["properties"] as? [String: Any]
         return properties?["email"] as? String
@@ -84,7 +84,7 @@ struct RedactionKeyTests {
         let analytics = try Analytics(configuration: fastConfiguration(directory, destination: segment(server)))
         await analytics.purge()
         analytics.reporter(for: Shop.self).send(name: .signup, action: .tap, userData: ["email": "ada@example.com"])
-        _ = await analytics.flush(timeout: 10)
+        _ = await analytics.drain(timeout: 10).report
         await analytics.close()
         let after = try #require((segmentEvents(server).last?["properties"] as? [String: Any])?["email"] as? String)
         let restarted = try #require(try await sendOnce(directory, server))

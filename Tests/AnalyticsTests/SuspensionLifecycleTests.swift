@@ -51,7 +51,7 @@ struct SuspensionLifecycleTests {
         platform.notifications.post(name: Self.foreground, object: nil)
         #expect(await eventually(timeout: 30) { analytics.dispatcher.storage == .available })
         #expect(!lockIsFree(storePath), "the lock is taken back in the foreground")
-        _ = await analytics.flush(timeout: 10)
+        _ = await analytics.drain(timeout: 10).report
         #expect(segmentMessageIDs(server).sorted() == [first, second].map { $0.uuidString.lowercased() }.sorted())
         #expect(grant.endCount == 1)
         await analytics.close()

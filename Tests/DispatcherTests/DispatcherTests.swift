@@ -21,7 +21,7 @@ struct DispatcherTests {
             #expect(receipt.plugin == "dispatcher" && receipt.form == "journal")
             sent.append(receipt.eventID.uuidString.lowercased())
         }
-        let report = await dispatcher.flush(timeout: 20)
+        let report = await dispatcher.drain(timeout: 20).report
         #expect(report.delivered == 120)
         #expect(segmentMessageIDs(server) == sent, "delivered in order, once each")
         #expect(server.maxConcurrentRequests == 1, "one request in flight per destination")
@@ -33,7 +33,7 @@ struct DispatcherTests {
         await dispatcher.close()
     }
 
-    @Test("A full batch triggers delivery by itself; pause holds it back; resume lets it go")
+    @Test("A full batch triggers delivery by itself; pause keeps it back; resume lets it go")
     func pauseAndResume() async throws {
         let directory = try TemporaryDirectory(prefix: "dispatcher-pause")
         defer { directory.remove() }
@@ -168,7 +168,7 @@ struct DispatcherTests {
         let reports = DiagnosticLog()
         let dispatcher = try makeDispatcher(directory, server: server, onDiagnostic: { reports.append($0) })
         EventReporter<Checkout>(plugins: [dispatcher]).send(name: .pay, action: .tap)
-        let report = await dispatcher.flush(timeout: 10)
+        let report = await dispatcher.drain(timeout: 10).report
         #expect(report.rejected == 1)
         let records = try dispatcher.records(StoreQuery(status: .rejected))
         #expect(records.count == 1)

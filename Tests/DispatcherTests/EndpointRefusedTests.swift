@@ -34,7 +34,7 @@ struct EndpointRefusedTests {
         }
         #expect(sent.count == 25)
 
-        let report = await dispatcher.flush(timeout: 10)
+        let report = await dispatcher.drain(timeout: 10).report
         #expect(report.stopReason == .endpointRefused)
         #expect(report.delivered == 0 && report.rejected == 0 && report.retried == 0)
         let reason = try #require(report.lastError)
@@ -53,7 +53,7 @@ struct EndpointRefusedTests {
 
         // Paused: a flush answers with the cause without sending, new events wait.
         reporter.send(name: .view, action: .open)
-        let again = await dispatcher.flush(timeout: 5)
+        let again = await dispatcher.drain(timeout: 5).report
         #expect(again.stopReason == .endpointRefused && again.lastError == reason && again.requests == 0)
         #expect(server.requestCount == 1)
         #expect(log.messages.filter { $0.contains("HTTP \(status)") }.count == 1, "not repeated for each flush")
@@ -78,7 +78,7 @@ struct EndpointRefusedTests {
         let dispatcher = try makeDispatcher(directory, server: server)
         let reporter = EventReporter<Checkout>(plugins: [dispatcher])
         for _ in 0..<5 { reporter.send(name: .pay, action: .tap) }
-        let report = await dispatcher.flush(timeout: 10)
+        let report = await dispatcher.drain(timeout: 10).report
         #expect(report.rejected == 5 && report.stopReason == .drained && !dispatcher.isPaused)
         #expect(dispatcher.counters.store.rejected == 5)
         await dispatcher.close()
@@ -97,7 +97,7 @@ struct EndpointRefusedTests {
         for index in 0..<12 {
             sent += reporter.send(name: .pay, action: .tap, userData: ["index": .int(index)]).map { $0.eventID.uuidString.lowercased() }
         }
-        let refused = await dispatcher.flush(timeout: 10)
+        let refused = await dispatcher.drain(timeout: 10).report
         #expect(refused.rejected == 12)
         let store = try #require(dispatcher.store)
         let rejectedBytes = store.counts().bytes
@@ -115,7 +115,7 @@ struct EndpointRefusedTests {
         dispatcher.resume()
 
         #expect(await eventually(timeout: 10) { dispatcher.counters.store.pending == 0 })
-        let delivered = await dispatcher.flush(timeout: 10)
+        let delivered = await dispatcher.drain(timeout: 10).report
         #expect(delivered.stopReason == .drained)
         #expect(acknowledgedIDs(server) == sent, "delivered after the requeue, once each, in order")
         #expect(store.counts() == StoreCounts(bytes: 0))

@@ -30,7 +30,7 @@ struct ExplicitFlushTests {
         let first = try dispatcher(path, unreachable, policy: policy)
         let reporter = EventReporter<Checkout>(plugins: [first])
         for index in 0..<20 { reporter.send(name: .pay, action: .tap, userData: ["index": .int(index)]) }
-        let failed = await first.flush(timeout: 10)
+        let failed = await first.drain(timeout: 10).report
         await first.close()
         #expect(failed.retried == 20 && failed.stopReason == .backingOff, "\(failed)")
         let due = try #require(failed.earliestNextAttempt)
@@ -40,7 +40,7 @@ struct ExplicitFlushTests {
         defer { server.stop() }
         let second = try dispatcher(path, server.baseURL, policy: policy)
         let started = Date()
-        let report = await second.flush(timeout: 10)
+        let report = await second.drain(timeout: 10).report
         let took = Date().timeIntervalSince(started)
         #expect(report.delivered == 20, "\(report)")
         #expect(took < 5, "the flush took \(took) s")
@@ -62,10 +62,10 @@ struct ExplicitFlushTests {
         let reporter = EventReporter<Checkout>(plugins: [dispatcher])
         for index in 0..<10 { reporter.send(name: .pay, action: .tap, userData: ["index": .int(index)]) }
 
-        let refused = await dispatcher.flush(timeout: 10)
+        let refused = await dispatcher.drain(timeout: 10).report
         let answered = Date()
         #expect(refused.retried == 10 && refused.stopReason == .backingOff, "\(refused)")
-        let report = await dispatcher.flush(timeout: 10)
+        let report = await dispatcher.drain(timeout: 10).report
         let waited = Date().timeIntervalSince(answered)
         #expect(report.delivered == 10, "\(report)")
         #expect(waited >= 1.9 && waited < 5, "the second flush returned \(waited) s after the 429")
@@ -78,17 +78,17 @@ struct ExplicitFlushTests {
         // A Retry-After beyond the flush's timeout: the flush returns at once, saying when.
         reporter.send(name: .view, action: .open)
         server.enqueue(.respond(status: 429, headers: ["Retry-After": "60"]))
-        let long = await dispatcher.flush(timeout: 10)
+        let long = await dispatcher.drain(timeout: 10).report
         #expect(long.retried == 1)
         let started = Date()
-        let held = await dispatcher.flush(timeout: 5)
+        let held = await dispatcher.drain(timeout: 5).report
         #expect(Date().timeIntervalSince(started) < 2)
         #expect(held.stopReason == .backingOff && held.delivered == 0, "\(held)")
         #expect((held.earliestNextAttempt ?? .distantPast).timeIntervalSinceNow > 50)
         await dispatcher.close()
         // The store remembers it for the next run.
         let next = try self.dispatcher(path, server.baseURL, policy: policy)
-        let again = await next.flush(timeout: 5)
+        let again = await next.drain(timeout: 5).report
         #expect(again.stopReason == .backingOff && again.delivered == 0, "\(again)")
         #expect(server.requestCount == 3, "nothing was sent before the Retry-After passed")
         await next.close()

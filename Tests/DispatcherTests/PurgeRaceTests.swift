@@ -38,7 +38,7 @@ struct PurgeRaceTests {
             reporter.send(name: .pay, action: .tap, userData: ["n": .int(index)]).first?.eventID.uuidString.lowercased()
         })
         #expect(ids.count == 50)
-        let flushing = Task { await dispatcher.flush(timeout: 10) }
+        let flushing = Task { await dispatcher.drain(timeout: 10).report }
         try await Task.sleep(nanoseconds: 700_000_000)
         try await dispatcher.purge()
         let seenWhenPurged = server.requests.count

@@ -29,7 +29,7 @@ struct SnowplowEndToEndTests {
             let receipt = try #require(reporter.send(name: .pay, action: .tap, userData: ["index": .int(index), "note": "é\"\\\n"]).first)
             sent.append(receipt.eventID.uuidString.lowercased())
         }
-        let report = await dispatcher.flush(timeout: 20)
+        let report = await dispatcher.drain(timeout: 20).report
         #expect(report.delivered == 25)
         await dispatcher.close()
 

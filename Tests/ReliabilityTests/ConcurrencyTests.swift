@@ -32,7 +32,7 @@ struct ConcurrencyTests {
             var flushes = 0
             let giveUp = Date().addingTimeInterval(30)
             while !sendersDone.isRaised, Date() < giveUp, flushes < 10_000 {
-                _ = await dispatcher.flush(timeout: 0.25)
+                _ = await dispatcher.drain(timeout: 0.25).report
                 flushes += 1
                 try? await Task.sleep(nanoseconds: 2_000_000)
             }
@@ -128,14 +128,14 @@ struct ConcurrencyTests {
         await dispatcher.close(timeout: 2)
     }
 
-    @Test("flush(timeout:) returns within its timeout while an automatic round is running")
+    @Test("drain(timeout:) returns within its timeout while an automatic round is running")
     func flushHonoursItsTimeoutDuringARound() async throws {
         let directory = try TemporaryDirectory(prefix: "reliability-flush-timeout")
         defer { directory.remove() }
         let (dispatcher, destination) = try await Self.busyDispatcher(directory)
         #expect(destination.batchCount >= 2, "the automatic round never started")
         let started = Date()
-        _ = await dispatcher.flush(timeout: 0.3)
+        _ = await dispatcher.drain(timeout: 0.3).report
         let took = Date().timeIntervalSince(started)
         #expect(took < 1.5, "flush(timeout: 0.3) took \(took) s")
         dispatcher.pause()

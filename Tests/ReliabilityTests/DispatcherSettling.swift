@@ -10,7 +10,7 @@ extension Dispatcher {
         var rounds = 0
         while Date() < deadline, rounds < 10_000 {
             rounds += 1
-            let report = await flush(timeout: max(0.1, deadline.timeIntervalSinceNow))
+            let report = await drain(timeout: max(0.1, deadline.timeIntervalSinceNow)).report
             let counts = store?.counts() ?? StoreCounts()
             if storage == .available, counts.pending + counts.inFlight == 0, counters.buffered == 0 { return true }
             if report.delivered == 0 { try? await Task.sleep(nanoseconds: 50_000_000) }

@@ -133,7 +133,7 @@ struct FaultyCollectorTests {
 
         // Kept across more flushes: a rejected event is never retried.
         let before = server.requestCount
-        _ = await dispatcher.flush(timeout: 5)
+        _ = await dispatcher.drain(timeout: 5).report
         #expect(server.requestCount == before)
         #expect(store.counts().rejected == refused.count)
 

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 import Tracking
 
-/// `flush(timeout:)` and `drain(timeout:)` must keep their deadline even when the host has
+/// `drain(timeout:)` must keep its deadline even when the host has
 /// blocked every thread of Swift's cooperative pool.
 @Suite("Reliability: deadlines hold with the cooperative pool saturated", .serialized, .runsAlone)
 struct SaturatedPoolTests {
@@ -47,7 +47,7 @@ struct SaturatedPoolTests {
             let blockers = PoolBlockers(count: 4 * cores, limit: 10)
             let blocking = blockers.waitUntilBlocking(cores, timeout: 10)
             let flushStart = Date()
-            let flushed = await dispatcher.flush(timeout: 2)
+            let flushed = await dispatcher.drain(timeout: 2).report
             let flushTook = Date().timeIntervalSince(flushStart)
             let drainStart = Date()
             let drained = await dispatcher.drain(timeout: 2)
@@ -65,7 +65,7 @@ struct SaturatedPoolTests {
         #expect(drained.timedOut && drained.persisted, "\(drained)")
         // The rounds the timed-out calls started stop at their deadline; with the pool free
         // again, delivery goes on: the next flush sends.
-        _ = await dispatcher.flush(timeout: 1)
+        _ = await dispatcher.drain(timeout: 1).report
         #expect(server.requestCount >= 1, "no request went out once the pool was free")
         server.stop()
         await dispatcher.close(timeout: 2)

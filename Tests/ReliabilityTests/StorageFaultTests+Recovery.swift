@@ -33,7 +33,7 @@ extension StorageFaultTests {
         #expect(receipts.suffix(50).allSatisfy { $0 == nil })
         var counters = dispatcher.counters
         #expect(counters.buffered == 100 && counters.refused == 50 && counters.sent == 150, "\(counters)")
-        let flushed = await dispatcher.flush(timeout: 1)
+        let flushed = await dispatcher.drain(timeout: 1).report
         #expect(flushed.stopReason == .queueError)
 
         // Still blocked after a few retry intervals: nothing changes, nothing crashes.

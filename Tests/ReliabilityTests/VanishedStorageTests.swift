@@ -45,7 +45,7 @@ struct VanishedStorageTests {
         #expect(dispatcher.counters.lostWithStore == 500, "\(dispatcher.counters)")
         #expect(dispatcher.counters.store.pending == 300, "\(dispatcher.counters)")
         dispatcher.resume()
-        _ = await dispatcher.flush(timeout: 20)
+        _ = await dispatcher.drain(timeout: 20).report
         let delivered = try NDJSONOutbox.deliveries(in: outbox)
         let later = Set(after.compactMap { $0.map { EventID.text($0.eventID) } })
         #expect(Set(delivered.keys) == later, "delivered \(delivered.count), expected the \(later.count) sent after the deletion")

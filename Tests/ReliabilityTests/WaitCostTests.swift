@@ -28,14 +28,14 @@ struct WaitCostTests {
             retryPolicy: RetryPolicy(baseDelay: 0.05, maxDelay: 0.2)))
         let reporter = EventReporter<Probe>(plugins: [dispatcher])
         for index in 0..<10 { reporter.send(name: .tap, action: .open, userData: ["index": .int(index)]) }
-        let refused = await dispatcher.flush(timeout: 10)
+        let refused = await dispatcher.drain(timeout: 10).report
         #expect(refused.retried == 10, "\(refused)")
 
         let cpuBefore = processCPUSeconds()
         let started = Date()
         var flushes = 0
         while dispatcher.counters.store.pending > 0, Date().timeIntervalSince(started) < 10 {
-            _ = await dispatcher.flush(timeout: 8)
+            _ = await dispatcher.drain(timeout: 8).report
             flushes += 1
         }
         let cpu = processCPUSeconds() - cpuBefore

@@ -15,8 +15,8 @@ import Tracking
         do {
             let store = try EventStore(path: path)
             let writer = try IngestWriter(store: store, configuration: IngestConfiguration(batchSize: 1_000))
-            #expect(writer.enqueue(contentsOf: Array(events.prefix(count / 2))) == count / 2)
-            for event in events.suffix(count / 2) { #expect(writer.enqueue(event)) }
+            #expect(writer.write(contentsOf: Array(events.prefix(count / 2))).written == count / 2)
+            for event in events.suffix(count / 2) { #expect(throws: Never.self) { try writer.write(event) } }
             #expect(writer.close(timeout: 15))
             #expect(store.counts() == StoreCounts(pending: count, bytes: events.map(\.approximateSize).reduce(0, +)))
             store.close()
@@ -60,7 +60,7 @@ import Tracking
         do {
             let store = try EventStore(path: path)
             let writer = try IngestWriter(store: store, configuration: IngestConfiguration(batchSize: 500))
-            for event in events { #expect(writer.enqueue(event)) }
+            for event in events { #expect(throws: Never.self) { try writer.write(event) } }
             writer.simulateCrash() // some groups in SQLite, every event in the journal
             store.close()
         }

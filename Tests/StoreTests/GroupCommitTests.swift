@@ -71,7 +71,7 @@ import Tracking
         let deadline = Date(timeIntervalSinceNow: 10)
         var sent = 0
         while sent < count, Date() < deadline {
-            #expect(writer.enqueue(sampleEvent(sent)))
+            #expect(throws: Never.self) { try writer.write(sampleEvent(sent)) }
             sent += 1
             let until = DispatchTime.now().uptimeNanoseconds + 20_000 // one event every ~20 µs
             while DispatchTime.now().uptimeNanoseconds < until {}
@@ -89,7 +89,7 @@ import Tracking
         let store = try EventStore(path: folder.file("store.sqlite").path)
         let writer = try IngestWriter(store: store)
         for round in 0..<20 {
-            #expect(writer.enqueue(sampleEvent(round)))
+            #expect(throws: Never.self) { try writer.write(sampleEvent(round)) }
             #expect(writer.waitUntilPersisted(timeout: 5))
             #expect(store.counts().pending == round + 1)
         }

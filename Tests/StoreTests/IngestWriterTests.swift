@@ -5,7 +5,7 @@ import TestSupport
 import Tracking
 
 /// Collects what an ingest writer reports, thread-safely.
-final class IngestProbe: @unchecked Sendable {
+final class IngestProbe: IngestSink, @unchecked Sendable {
     // Safe: every property is touched only while holding `lock`.
     private let lock = NSLock()
     private var persistedIDs: [UUID] = []
@@ -14,7 +14,7 @@ final class IngestProbe: @unchecked Sendable {
     var persisted: [UUID] { lock.withLock { persistedIDs } }
     var errors: [String] { lock.withLock { errorTexts } }
 
-    func persisted(_ group: PersistedGroup, _ outcome: InsertOutcome) {
+    func didPersist(_ group: PersistedGroup, _ outcome: InsertOutcome, at date: Date) {
         lock.withLock { persistedIDs.append(contentsOf: group.ids) }
     }
 
@@ -22,7 +22,7 @@ final class IngestProbe: @unchecked Sendable {
 
     func writer(store: EventStore, configuration: IngestConfiguration = IngestConfiguration()) throws -> IngestWriter {
         try IngestWriter(store: store, configuration: configuration,
-                         onPersisted: { [self] in persisted($0, $1) }, onError: { [self] in failed($0) })
+                         sink: self, onError: { [self] in failed($0) })
     }
 }
 
@@ -36,7 +36,7 @@ final class IngestProbe: @unchecked Sendable {
         let perThread = 2_000
         let accepted = LockedCounter()
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
-            for index in 0..<perThread where writer.enqueue(sampleEvent(thread * perThread + index)) {
+            for index in 0..<perThread where (try? writer.write(sampleEvent(thread * perThread + index))) != nil {
                 accepted.add(1)
             }
         }
@@ -46,7 +46,7 @@ final class IngestProbe: @unchecked Sendable {
         let ids = try store.query(StoreQuery(limit: 100_000)).map(\.event.id)
         #expect(Set(ids).count == 8 * perThread)
         #expect(probe.persisted.count == 8 * perThread)
-        #expect(writer.statistics.persisted == 8 * perThread && writer.statistics.dropped == 0)
+        #expect(writer.statistics.persisted == 8 * perThread && writer.statistics.journalled == 8 * perThread)
         #expect(writer.close())
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: store.path + ".journal")
         #expect(leftovers.isEmpty, "\(leftovers)")
@@ -58,7 +58,7 @@ final class IngestProbe: @unchecked Sendable {
         let store = try EventStore(path: folder.file("store.sqlite").path)
         let writer = try IngestWriter(store: store)
         let events = (0..<2_500).map { sampleEvent($0) }
-        #expect(writer.enqueue(contentsOf: events) == events.count)
+        #expect(writer.write(contentsOf: events).written == events.count)
         #expect(writer.waitUntilPersisted(timeout: 10))
         #expect(try store.query(StoreQuery(limit: 10_000)).map(\.event.id) == events.map(\.id))
         #expect(writer.close())
@@ -80,7 +80,7 @@ final class IngestProbe: @unchecked Sendable {
         #expect(store.counts().pending == events.count)
         #expect(writer.statistics.replayed == events.count)
         let next = sampleEvent(99_999)
-        #expect(writer.enqueue(next))
+        #expect(throws: Never.self) { try writer.write(next) }
         #expect(writer.waitUntilPersisted(timeout: 10))
         #expect(try store.query(StoreQuery(limit: 10_000)).map(\.event.id) == events.map(\.id) + [next.id])
         #expect(writer.close())
@@ -94,7 +94,7 @@ final class IngestProbe: @unchecked Sendable {
         do {
             let store = try EventStore(path: path)
             let writer = try IngestWriter(store: store, configuration: IngestConfiguration(batchSize: 100))
-            for event in events { #expect(writer.enqueue(event)) }
+            for event in events { #expect(throws: Never.self) { try writer.write(event) } }
             writer.simulateCrash() // no close: some events are in SQLite, all are in the journal
             // Events acknowledged before the crash must not come back after it.
             let delivered = try store.claimBatch(limit: 50, maxBytes: .max, now: Date())
@@ -124,7 +124,7 @@ final class IngestProbe: @unchecked Sendable {
         let probe = IngestProbe()
         let writer = try probe.writer(store: store, configuration: IngestConfiguration(retryInterval: 0.02, maxRetryInterval: 0.05))
         let events = (0..<3_000).map { sampleEvent($0) }
-        for event in events { #expect(writer.enqueue(event)) }
+        for event in events { #expect(throws: Never.self) { try writer.write(event) } }
         #expect(!writer.waitUntilPersisted(timeout: 0.3))
         #expect(writer.statistics.storeFailures > 0)
         #expect(probe.errors.contains { $0.contains("disk full") })
@@ -146,15 +146,18 @@ final class IngestProbe: @unchecked Sendable {
         let writer = try probe.writer(store: store, configuration: configuration)
         let large = String(repeating: "x", count: 6_000)
         var refused = 0
+        var refusals: [JournalError] = []
         for index in 0..<200 {
             let event = EncodedEvent(TrackedEvent(category: "Basket", name: "checkout", action: "pay",
                                                   userData: ["item": .string("sku-\(index)"), "note": .string(large)]))
-            if !writer.enqueue(event) { refused += 1 }
+            do { try writer.write(event) } catch {
+                refused += 1
+                refusals.append(error)
+            }
         }
         #expect(refused > 0)
-        #expect(writer.statistics.dropped == refused)
-        #expect(writer.statistics.enqueued == 200 - refused)
-        #expect(probe.errors.contains { $0.contains("journal is full") })
+        #expect(writer.statistics.journalled == 200 - refused)
+        #expect(refusals.allSatisfy { "\($0)".contains("journal is full") })
         #expect(!writer.close(timeout: 0.5))
     }
 
@@ -163,11 +166,11 @@ final class IngestProbe: @unchecked Sendable {
         defer { folder.remove() }
         let store = try EventStore(path: folder.file("store.sqlite").path)
         let writer = try IngestWriter(store: store)
-        #expect(writer.enqueue(sampleEvent(1)))
+        #expect(throws: Never.self) { try writer.write(sampleEvent(1)) }
         #expect(writer.close())
         #expect(store.counts().pending == 1)
-        #expect(!writer.enqueue(sampleEvent(2)))
-        #expect(writer.statistics.dropped == 1)
+        #expect(throws: JournalError.closed) { try writer.write(sampleEvent(2)) }
+        #expect(writer.statistics.journalled == 1)
     }
 }
 

@@ -192,14 +192,12 @@ public final class Analytics: Sendable {
 
     // MARK: - Delivery
 
-    /// Persists everything sent, then delivers every pending event now, waiting for the result.
-    public func flush(timeout: TimeInterval = 60) async -> DeliveryReport {
-        _ = await bridge.settle()
-        return await dispatcher.flush(timeout: timeout)
-    }
-
-    /// Persists everything sent and makes one delivery attempt, within `timeout` seconds.
-    public func drain(timeout: TimeInterval) async -> DrainResult {
+    /// Persists everything sent (after the privacy decisions in flight are applied), then runs a
+    /// delivery round now and returns what happened (see ``Dispatcher/drain(timeout:)``), within
+    /// `timeout` seconds: the one call that waits for delivery. Delivery otherwise happens by
+    /// itself (a full batch, the flush interval, the lifecycle moments of the strategy).
+    @discardableResult
+    public func drain(timeout: TimeInterval = 60) async -> DrainResult {
         _ = await bridge.settle()
         return await dispatcher.drain(timeout: timeout)
     }

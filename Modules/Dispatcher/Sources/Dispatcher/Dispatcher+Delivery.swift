@@ -1,70 +1,61 @@
 import Foundation
+import Tracking
 
 extension Dispatcher {
-    /// Persists everything sent so far, then delivers now, and returns what happened.
+    /// Persists everything sent before the call, then runs a delivery round now, and returns
+    /// what happened: the one call that waits for delivery (for tests, background tasks and
+    /// graceful shutdown). To ask for a delivery without waiting, call ``requestDelivery()``.
     ///
     /// Delivers at once even to events that wait for a retry after a network error or a 5xx
-    /// (the retry policy's backoff does not delay an explicit flush), but honours the
-    /// collector's `Retry-After`: when it ends within `timeout`, the flush waits for it (costing
-    /// no CPU) and then delivers; otherwise it returns at once with
-    /// ``DeliveryStopReason/backingOff`` and ``DeliveryReport/earliestNextAttempt``.
-    /// Returns within about `timeout` even while every thread of Swift's cooperative pool is
-    /// blocked (the caller's own executor must be able to run it).
+    /// (the retry policy's backoff does not delay an explicit round), but honours the
+    /// collector's `Retry-After`: when it ends within `timeout`, the round waits for it (costing
+    /// no CPU) and then delivers; otherwise the report says ``DeliveryStopReason/backingOff``
+    /// with ``DeliveryReport/earliestNextAttempt``. Returns within about `timeout` even while
+    /// every thread of Swift's cooperative pool is blocked (the caller's own executor must be
+    /// able to run it).
     /// - Parameter timeout: the longest this may take, in seconds.
     @discardableResult
-    public func flush(timeout: TimeInterval = 60) async -> DeliveryReport {
+    public func drain(timeout: TimeInterval = 60) async -> DrainResult {
         let deadline = Date().addingTimeInterval(timeout)
         guard let backend else {
-            var report = DeliveryReport()
-            report.stopReason = .queueError
-            report.lastError = "storage \(storage)"
-            return report
+            return DrainResult(persisted: false, deliveryAttempted: false, timedOut: false,
+                               report: Self.report(.queueError, "storage \(storage)"))
         }
-        _ = await Self.offload { [self] in
-            moveAllFromMemory(to: backend, deadline: deadline) && backend.ingest.waitUntilPersisted(timeout: max(0, deadline.timeIntervalSinceNow))
-        }
-        guard let scheduler = backend.scheduler else { return DeliveryReport() }
-        // A round already running (automatic, or a request in flight) may outlast the timeout.
-        guard let report = await withTimeout(max(0, deadline.timeIntervalSinceNow), { await scheduler.flush(deadline: deadline) }) else {
-            var report = DeliveryReport()
-            report.stopReason = .deadline
-            report.lastError = "flush timed out after \(timeout) s while a delivery round was running"
-            return report
-        }
-        didDeliver(report)
-        return report
-    }
-
-    /// Returns once everything sent before the call is persisted and a delivery attempt has
-    /// finished, or when `timeout` seconds passed, saying which. For background tasks and
-    /// graceful shutdown. The attempt is an explicit flush (see ``flush(timeout:)``); like it,
-    /// this returns on time even while Swift's cooperative pool is saturated.
-    public func drain(timeout: TimeInterval) async -> DrainResult {
-        let deadline = Date().addingTimeInterval(timeout)
-        guard let backend else { return DrainResult(persisted: false, deliveryAttempted: false, timedOut: false, report: nil) }
         let persisted = await Self.offload { [self] in
             moveAllFromMemory(to: backend, deadline: deadline) && backend.ingest.waitUntilPersisted(timeout: max(0, deadline.timeIntervalSinceNow))
         }
-        guard persisted else { return DrainResult(persisted: false, deliveryAttempted: false, timedOut: true, report: nil) }
+        let timedOut = Self.report(.deadline, "drain timed out after \(timeout) s")
+        guard persisted else { return DrainResult(persisted: false, deliveryAttempted: false, timedOut: true, report: timedOut) }
         guard let scheduler = backend.scheduler else {
-            return DrainResult(persisted: true, deliveryAttempted: true, timedOut: false, report: nil)
+            return DrainResult(persisted: true, deliveryAttempted: true, timedOut: false, report: DeliveryReport())
         }
         let remaining = deadline.timeIntervalSinceNow
-        guard remaining > 0 else { return DrainResult(persisted: true, deliveryAttempted: false, timedOut: true, report: nil) }
-        // A request in flight may outlast the deadline: stop waiting for it then.
+        guard remaining > 0 else { return DrainResult(persisted: true, deliveryAttempted: false, timedOut: true, report: timedOut) }
+        // A round already running (automatic, or a request in flight) may outlast the deadline.
         guard let report = await withTimeout(remaining, { await scheduler.flush(deadline: deadline) }) else {
-            return DrainResult(persisted: true, deliveryAttempted: false, timedOut: true, report: nil)
+            let running = Self.report(.deadline, "drain timed out after \(timeout) s while a delivery round was running")
+            return DrainResult(persisted: true, deliveryAttempted: false, timedOut: true, report: running)
         }
         didDeliver(report)
         return DrainResult(persisted: true, deliveryAttempted: true, timedOut: report.stopReason == .deadline, report: report)
     }
 
-    /// Asks for a delivery round soon when events are pending: what the `boot` strategy does once
-    /// the store opens. A runtime that must apply saved privacy decisions before anything an earlier
-    /// run left is sent leaves `boot` out of the configuration and calls this once they are applied.
+    /// A report of no round, stopped for `reason`.
+    private static func report(_ reason: DeliveryStopReason, _ error: String) -> DeliveryReport {
+        var report = DeliveryReport()
+        report.stopReason = reason
+        report.lastError = error
+        return report
+    }
+
+    /// Asks for a delivery round soon when events are pending, and returns at once: what the
+    /// `boot` strategy does once the store opens. A runtime that must apply saved privacy
+    /// decisions before anything an earlier run left is sent leaves `boot` out of the
+    /// configuration and calls this once they are applied. To wait for the round, call
+    /// ``drain(timeout:)``.
     public func requestDelivery() {
-        guard let backend, backend.store.counts().pending > 0 else { return }
-        backend.scheduler?.request()
+        guard let backend else { return }
+        backend.scheduler?.request(.caller(events: backend.store.counts().pending))
     }
 
     /// Stops automatic deliveries (events are still persisted) until ``resume()``.
@@ -79,20 +70,8 @@ extension Dispatcher {
     public var isPaused: Bool { backend?.scheduler?.isPaused ?? false }
 
     /// Tells the Dispatcher about a lifecycle or reachability change; it delivers when its
-    /// ``BatchDispatchStrategy`` asks for that moment.
+    /// ``BatchDispatchStrategy`` asks for that moment, and waits while the network is unreachable.
     public func handle(_ event: LifecycleEvent) {
-        guard let scheduler = backend?.scheduler else { return }
-        let strategy = configuration.strategy
-        switch event {
-        case .willEnterForeground:
-            if strategy.contains(.willEnterForeground) { scheduler.request() }
-        case .didEnterBackground:
-            if strategy.contains(.didEnterBackground) { scheduler.request() }
-        case .reachable:
-            scheduler.setReachable(true)
-            if strategy.contains(.reachabilityPings) { scheduler.request() }
-        case .unreachable:
-            scheduler.setReachable(false)
-        }
+        backend?.scheduler?.request(.lifecycle(event))
     }
 }

@@ -1,14 +1,16 @@
 import Foundation
+import Tracking
 
 extension Dispatcher {
     /// Counters since start, with the store's current counts.
     public var counters: DispatcherCounters {
-        var counters = lock.withLock { state.counters }
+        var counters = state.withLock { state in state.counters }
+        counters.flagged = tally.flagged
         counters.buffered = overflow.count
         counters.sent = counters.buffered + counters.refused
         guard let backend else { return counters }
         let statistics = backend.ingest.statistics
-        counters.sent += statistics.enqueued
+        counters.sent += statistics.journalled
         counters.persisted = statistics.persisted
         counters.duplicates = statistics.duplicates
         counters.journalLosses = backend.ingest.journal.damage.byCause.merging(backend.ingest.journal.lossesSinceOpen) { $0 + $1 }
@@ -58,14 +60,14 @@ extension Dispatcher {
     @discardableResult
     public func requeueRejected() throws -> Int {
         let requeued = try store?.requeueRejected() ?? 0
-        if requeued > 0 { backend?.scheduler?.request() }
+        backend?.scheduler?.request(.caller(events: requeued))
         return requeued
     }
 
     /// Persists what is pending, stops delivery and the writer, and closes the store, waiting
     /// at most about `timeout` seconds for each.
     public func close(timeout: TimeInterval = 10) async {
-        let (first, backend, timer) = lock.withLock {
+        let (first, backend, timer) = state.withLock { state in
             defer { state.closed = true }
             return (!state.closed, state.backend, state.reopenTimer)
         }

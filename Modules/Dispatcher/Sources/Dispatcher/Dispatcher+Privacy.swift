@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 
 /// Consent, opt-out and purge, as the store sees them.
 ///
@@ -17,7 +18,7 @@ extension Dispatcher {
             _ = backend.ingest.waitUntilPersisted(timeout: Self.privacySettleTimeout, whileProgressing: true)
             return Result { try backend.store.releaseHeld(category: category) }
         }.get()
-        if released > 0 { backend.scheduler?.request() }
+        backend.scheduler?.request(.caller(events: released))
         return released
     }
 

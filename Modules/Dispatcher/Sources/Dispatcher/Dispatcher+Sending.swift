@@ -18,7 +18,7 @@ extension Dispatcher {
     ///   decides what happens to it (the journal may refuse it again, then memory takes it or
     ///   it is refused and counted).
     private func journalDirectly(_ event: TrackedEvent) -> Bool {
-        let (backend, closed) = lock.withLock { (state.backend, state.closed) }
+        let (backend, closed) = state.withLock { state in (state.backend, state.closed) }
         guard !closed, let backend, !overflow.isBuffering, let direct = DirectJournalEvent(event) else { return false }
         do {
             try backend.ingest.write(direct)
@@ -60,7 +60,7 @@ extension Dispatcher {
 
     /// Puts `event` in the journal, or in memory behind what already waits there, or refuses it.
     func accept(_ event: EncodedEvent) -> Placement {
-        let (backend, closed) = lock.withLock { (state.backend, state.closed) }
+        let (backend, closed) = state.withLock { state in (state.backend, state.closed) }
         if closed {
             refuse(.closed, detail: "send after close()")
             return .refused
@@ -72,7 +72,7 @@ extension Dispatcher {
             } catch {
                 switch error {
                 case .closed where !isClosed:
-                    // The storage was released for suspension meanwhile: memory holds it.
+                    // The storage was released for suspension meanwhile: memory buffers it.
                     break
                 case .recordTooLarge, .closed:
                     refuse(error == .closed ? .closed : .tooLarge, detail: error.description)
@@ -83,7 +83,7 @@ extension Dispatcher {
             }
         }
         guard overflow.buffer(event) else {
-            refuse(.noRoom, detail: lock.withLock { state.journalProblem ?? "storage \(state.storage)" })
+            refuse(.noRoom, detail: state.withLock { state in state.journalProblem ?? "storage \(state.storage)" })
             return .refused
         }
         // The store may have opened meanwhile: make sure someone moves this event on.
@@ -91,10 +91,10 @@ extension Dispatcher {
         return .memory
     }
 
-    /// Notes that the journal refused an event that memory is about to hold, and reports it once.
+    /// Notes that the journal refused an event that memory is about to buffer, and reports it once.
     func journalRefused(_ error: JournalError) {
         let text = error.description
-        let first = lock.withLock {
+        let first = state.withLock { state in
             defer { state.journalProblem = text }
             return state.journalProblem == nil
         }
@@ -106,7 +106,7 @@ extension Dispatcher {
     /// Counts one refused event and reports refusals, at most once a second.
     func refuse(_ reason: RefusalReason, detail: String) {
         let now = Date()
-        let refusedSoFar: Int? = lock.withLock {
+        let refusedSoFar: Int? = state.withLock { state in
             state.counters.refused += 1
             state.counters.refusals[reason, default: 0] += 1
             state.counters.lastRefusal = "\(reason): \(detail)"
@@ -122,7 +122,7 @@ extension Dispatcher {
     /// Dispatcher closes. A paused or full journal refuses such a move at once, without a
     /// system call, and the wait between moves holds no thread, so this never spins.
     func startMover(_ backend: DispatcherBackend) {
-        let start = lock.withLock {
+        let start = state.withLock { state in
             guard !state.moverRunning, !state.closed else { return false }
             state.moverRunning = true
             return true
@@ -137,17 +137,17 @@ extension Dispatcher {
             guard let self else { return }
             // The storage may have been released for suspension (and reopened) meanwhile:
             // move into the backend open now, or stop until one opens (it starts a mover).
-            let current = self.lock.withLock { () -> DispatcherBackend? in
-                if self.state.backend == nil { self.state.moverRunning = false }
-                return self.state.backend
+            let current = self.state.withLock { state -> DispatcherBackend? in
+                if state.backend == nil { state.moverRunning = false }
+                return state.backend
             }
             guard let current else { return }
-            let held = self.moveFromMemory(to: current)
-            // Decided under the lock a sender takes to start a mover, after its event is held:
+            let buffered = self.moveFromMemory(to: current)
+            // Decided under the lock a sender takes to start a mover, after its event is buffered:
             // either this sees the event, or the sender sees this mover gone and starts one.
-            let done = self.lock.withLock {
-                guard self.state.closed || (held == 0 && self.overflow.count == 0) else { return false }
-                self.state.moverRunning = false
+            let done = self.state.withLock { state in
+                guard state.closed || (buffered == 0 && self.overflow.count == 0) else { return false }
+                state.moverRunning = false
                 return true
             }
             if !done { self.scheduleMove(on: queue, after: 0.02) }
@@ -158,31 +158,32 @@ extension Dispatcher {
     /// - Returns: how many still wait in memory.
     @discardableResult
     func moveFromMemory(to backend: DispatcherBackend) -> Int {
-        moveLock.lock()
-        defer { moveLock.unlock() }
-        var waiting = overflow.beginMove()[...]
-        var moved = 0
-        while !waiting.isEmpty {
-            let (written, error) = backend.ingest.write(contentsOf: Array(waiting))
-            moved += written
-            waiting = waiting.dropFirst(written)
-            guard let error else { break }
-            if case .recordTooLarge = error {
-                refuse(.tooLarge, detail: error.description)
-                waiting = waiting.dropFirst()
-                continue
+        let (buffered, recovered) = moveLock.withLock { _ in
+            var waiting = overflow.beginMove()[...]
+            var moved = 0
+            while !waiting.isEmpty {
+                let (written, error) = backend.ingest.write(contentsOf: Array(waiting))
+                moved += written
+                waiting = waiting.dropFirst(written)
+                guard let error else { break }
+                if case .recordTooLarge = error {
+                    refuse(.tooLarge, detail: error.description)
+                    waiting = waiting.dropFirst()
+                    continue
+                }
+                break
             }
-            break
-        }
-        let held = overflow.finishMove(returning: Array(waiting))
-        let recovered = lock.withLock {
-            state.counters.movedFromMemory += moved
-            guard held == 0, waiting.isEmpty, state.journalProblem != nil else { return false }
-            state.journalProblem = nil
-            return true
+            let buffered = overflow.finishMove(returning: Array(waiting))
+            let recovered = state.withLock { state in
+                state.counters.movedFromMemory += moved
+                guard buffered == 0, waiting.isEmpty, state.journalProblem != nil else { return false }
+                state.journalProblem = nil
+                return true
+            }
+            return (buffered, recovered)
         }
         if recovered { diagnose(.storage, "the journal takes events again; what waited in memory moved to it") }
-        return held
+        return buffered
     }
 
     /// Moves what waits in memory to the journal, retrying every 20 ms until nothing is left or

@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 
 extension Dispatcher {
     /// Gives up every file lock and closes the store before the app is suspended, and returns
@@ -17,14 +18,14 @@ extension Dispatcher {
     /// memory, up to ``BatchConfiguration/overflowQueueSize`` (as while the store cannot be
     /// opened), and are persisted once the storage is taken back. ``storage`` says
     /// `unavailable: released for suspension` meanwhile, and no retry timer re-opens the store;
-    /// ``flush(timeout:)`` and ``drain(timeout:)`` deliver nothing, and ``close(timeout:)``
+    /// ``drain(timeout:)`` delivers nothing, and ``close(timeout:)``
     /// closes without persisting what waits in memory (resume first).
     /// - Parameter timeout: the longest to wait for delivery to stop, then for the journal to be persisted.
     /// - Returns: whether the journal was fully persisted before the store closed (`false` after
     ///   a timeout; what was not persisted stays in the journal's files for the next open).
     @discardableResult
     public func releaseStorageForSuspension(timeout: TimeInterval = 5) async -> Bool {
-        let (backend, timer) = lock.withLock { () -> (DispatcherBackend?, LibraryTimer?) in
+        let (backend, timer) = state.withLock { state -> (DispatcherBackend?, LibraryTimer?) in
             guard !state.closed, !state.suspended else { return (nil, nil) }
             state.suspended = true
             defer {
@@ -38,11 +39,14 @@ extension Dispatcher {
         guard let backend else { return true }
         diagnose(.storage, "storage released for suspension: no file lock is held until resumed; events sent meanwhile wait in memory (up to \(overflow.capacity))")
         if let scheduler = backend.scheduler { _ = await withTimeout(timeout) { await scheduler.close() } }
-        return await Self.offload {
+        let persisted = await Self.offload {
             let persisted = backend.ingest.close(timeout: timeout)
             backend.store.close()
             return persisted
         }
+        // The first events of the run stay counted when the storage is taken back.
+        if let demand = backend.scheduler?.demand { state.withLock { state in state.demand = demand } }
+        return persisted
     }
 
     /// Takes the storage back after ``releaseStorageForSuspension(timeout:)`` (call it on
@@ -54,7 +58,7 @@ extension Dispatcher {
     /// ``DispatcherConfiguration/storageRetryInterval`` until that writer lets go.
     @discardableResult
     public func resumeStorageAfterSuspension() async -> StorageState {
-        let resumed = lock.withLock {
+        let resumed = state.withLock { state in
             guard state.suspended, !state.closed else { return false }
             state.suspended = false
             return true

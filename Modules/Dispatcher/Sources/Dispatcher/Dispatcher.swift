@@ -21,29 +21,29 @@ import Tracking
 ///     destination: try SegmentDestination(endpoint: url, writeKey: key)))
 /// let reporter = EventReporter<Cart>(plugins: [dispatcher])
 /// ```
-public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
-    // Safe: the `let`s are thread-safe objects; `state` is only touched while holding `lock`.
+public final class Dispatcher: EventReporterPlugin, Sendable {
     /// The configuration it was made with.
     public let configuration: DispatcherConfiguration
     /// The delivery timeline of each event of this session.
     let timeline: EventTimeline
     let overflow: MemoryOverflow
-    let lock = NSLock()
-    /// Held while events move from memory to the journal, so moves never overlap or reorder.
-    let moveLock = NSLock()
+    /// What the ingest writer tells about each commit: flagged events, evictions.
+    let tally: PersistenceTally
+    /// Taken while events move from memory to the journal, so moves never overlap or reorder.
+    let moveLock = LockedValue(())
     /// Where every attempt to open the storage runs (the timer, ``retryOpeningStorage()``,
     /// ``resumeStorageAfterSuspension()``): one at a time, never on the caller's thread.
     let reopenQueue = BlockingQueue(label: "Dispatcher.reopen")
     /// The test seam of `ProtectedData`, read when this started.
     let protectedDataOverride = ProtectedData.availableOverride
-    var state = State()
+    let state: LockedValue<State>
 
-    struct State {
+    struct State: Sendable {
         var backend: DispatcherBackend?
         var storage = StorageState.available
         var counters = DispatcherCounters()
-        var pendingSinceRequest = 0
-        var persistedSoFar = 0
+        /// What calls for a delivery round, carried from one opening of the storage to the next.
+        var demand: DeliveryDemand
         var reopenTimer: LibraryTimer?
         var closed = false
         /// Between ``releaseStorageForSuspension(timeout:)`` and ``resumeStorageAfterSuspension()``.
@@ -55,9 +55,6 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         /// Why the journal last refused an event, while it does.
         var journalProblem: String?
         var lastRefusalReport: Date?
-        /// Events evicted since this Dispatcher started, and when eviction was last reported.
-        var evictedSoFar = 0
-        var lastEvictionReport: Date?
     }
 
     /// Opens the store (setting a corrupt file aside), replays what a killed run left in the
@@ -92,6 +89,9 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         self.configuration = configuration
         timeline = EventTimeline(capacity: max(1, configuration.timelineCapacity))
         overflow = MemoryOverflow(capacity: configuration.batch.overflowQueueSize)
+        let onDiagnostic = configuration.onDiagnostic
+        tally = PersistenceTally(batch: configuration.batch) { onDiagnostic?($0) }
+        state = LockedValue(State(demand: DeliveryDemand(configuration.batch, strategy: configuration.strategy)))
         if try !openBackend(refusingInUse: true) { scheduleReopen() }
     }
 
@@ -99,7 +99,7 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     /// - Parameter refusingInUse: throw ``StoreError/inUse(path:pid:)`` instead of waiting for the other writer.
     @discardableResult
     func openBackend(refusingInUse: Bool = false) throws -> Bool {
-        let (open, blocked) = lock.withLock { (state.backend != nil, state.closed || state.suspended) }
+        let (open, blocked, demand) = state.withLock { state in (state.backend != nil, state.closed || state.suspended, state.demand) }
         if open { return true }
         if blocked { return false }
         let box = WeakBox<Dispatcher>()
@@ -107,8 +107,7 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         let backend: DispatcherBackend
         do {
             backend = try DispatcherBackend.open(
-                configuration: configuration,
-                onPersisted: { group, outcome in box.value?.didPersist(group, outcome) },
+                configuration: configuration, timeline: timeline, sink: tally, demand: demand,
                 onAttempt: { attempt in box.value?.didAttempt(attempt) },
                 onReport: { report in box.value?.didDeliver(report) })
         } catch {
@@ -116,7 +115,7 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
             if refusingInUse, case StoreError.notAStore = error { throw error }
             let reason = "\(error)"
             let protected = ProtectedData.isUnavailable(error, availableOverride: protectedDataOverride)
-            let changed = lock.withLock {
+            let changed = state.withLock { state in
                 defer {
                     state.storage = .unavailable(reason: reason)
                     state.waitsForProtectedData = protected
@@ -135,7 +134,7 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         for problem in backend.store.takeProtectionProblems() + backend.ingest.journal.protectionProblems {
             diagnose(.storage, "data protection: \(problem)")
         }
-        let (wasUnavailable, installed) = lock.withLock {
+        let (wasUnavailable, installed) = state.withLock { state in
             guard !state.closed, !state.suspended else { return (false, false) }
             defer {
                 state.backend = backend
@@ -153,7 +152,7 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         let waiting = overflow.count
         if moveFromMemory(to: backend) > 0 { startMover(backend) }
         if wasUnavailable { diagnose(.storage, "the store is available again; \(waiting) events waiting in memory move to it") }
-        if configuration.strategy.contains(.boot), backend.store.counts().pending > 0 { backend.scheduler?.request() }
+        backend.scheduler?.request(.opened(pending: backend.store.counts().pending))
         return true
     }
 
@@ -167,10 +166,10 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
         let timer = LibraryTimer(after: interval, repeating: interval) {
             reopenQueue.start {
                 guard let self = box.value, !self.isClosed else { return }
-                if (try? self.openBackend()) == true { self.lock.withLock { self.state.reopenTimer }?.cancel() }
+                if (try? self.openBackend()) == true { self.state.withLock { state in state.reopenTimer }?.cancel() }
             }
         }
-        let previous = lock.withLock {
+        let previous = state.withLock { state in
             defer { state.reopenTimer = timer }
             return state.reopenTimer
         }
@@ -186,22 +185,22 @@ public final class Dispatcher: EventReporterPlugin, @unchecked Sendable {
     @discardableResult
     public func retryOpeningStorage() async -> StorageState {
         await reopenQueue.run { [self] in
-            if (try? openBackend()) == true { lock.withLock { state.reopenTimer }?.cancel() }
+            if (try? openBackend()) == true { state.withLock { state in state.reopenTimer }?.cancel() }
             return storage
         }
     }
 
-    var isClosed: Bool { lock.withLock { state.closed } }
+    var isClosed: Bool { state.withLock { state in state.closed } }
 
-    var backend: DispatcherBackend? { lock.withLock { state.backend } }
+    var backend: DispatcherBackend? { state.withLock { state in state.backend } }
 
     /// Whether the storage can be written now.
-    public var storage: StorageState { lock.withLock { state.storage } }
+    public var storage: StorageState { state.withLock { state in state.storage } }
 
     /// Whether the storage is unavailable because the device's protected data is (iOS: the app
     /// started before the first unlock after boot): it opens by itself once the device is
     /// unlocked (at the next retry, or at once through ``retryOpeningStorage()``).
-    public var isWaitingForProtectedData: Bool { lock.withLock { state.waitsForProtectedData } }
+    public var isWaitingForProtectedData: Bool { state.withLock { state in state.waitsForProtectedData } }
 
     /// The SQLite store, once it could be opened.
     var store: EventStore? { backend?.store }

@@ -8,10 +8,14 @@ struct DispatcherBackend: Sendable {
     let scheduler: DeliveryScheduler?
 
     /// Opens the store (a corrupt file is set aside by the store itself), returns in-flight rows
-    /// to pending, replays the journal and starts delivery.
+    /// to pending, starts delivery, then replays the journal and starts the writer, which
+    /// records in `timeline`, tells `sink` and asks the scheduler after each commit.
+    /// - Parameter demand: what calls for a delivery round, with what earlier openings counted.
     static func open(
         configuration: DispatcherConfiguration,
-        onPersisted: @escaping @Sendable (PersistedGroup, InsertOutcome) -> Void,
+        timeline: EventTimeline,
+        sink: any IngestSink,
+        demand: DeliveryDemand,
         onAttempt: @escaping @Sendable (DeliveryAttempt) -> Void,
         onReport: @escaping @Sendable (DeliveryReport) -> Void
     ) throws -> DispatcherBackend {
@@ -21,16 +25,9 @@ struct DispatcherBackend: Sendable {
             path: configuration.storePath,
             limits: StoreLimits(
                 maxEvents: batch.maxQueueSize, maxBytes: batch.maxQueueBytes, deliveredHistory: configuration.deliveredHistory))
+        var scheduler: DeliveryScheduler?
         do {
             _ = try store.releaseAllInFlight()
-            let diagnose = configuration.onDiagnostic
-            let ingest = try IngestWriter(
-                store: store,
-                configuration: IngestConfiguration(journal: journalShape(for: batch)),
-                onPersisted: onPersisted,
-                onError: { error in diagnose?(DispatcherDiagnostic(area: .storage, message: "\(error)")) }
-            )
-            var scheduler: DeliveryScheduler?
             if let destination = configuration.destination {
                 let worker = DeliveryWorker(
                     queue: store, destination: destination,
@@ -39,10 +36,20 @@ struct DispatcherBackend: Sendable {
                         clockBaseline: ClockBaseline.adopt(in: store)),
                     observer: onAttempt
                 )
-                scheduler = DeliveryScheduler(worker: worker, flushInterval: batch.flushInterval, onReport: onReport)
+                scheduler = DeliveryScheduler(worker: worker, demand: demand, flushInterval: batch.flushInterval, onReport: onReport)
             }
+            let diagnose = configuration.onDiagnostic
+            let ingest = try IngestWriter(
+                store: store,
+                configuration: IngestConfiguration(journal: journalShape(for: batch)),
+                timeline: timeline,
+                scheduler: scheduler,
+                sink: sink,
+                onError: { error in diagnose?(DispatcherDiagnostic(area: .storage, message: "\(error)")) }
+            )
             return DispatcherBackend(store: store, ingest: ingest, scheduler: scheduler)
         } catch {
+            scheduler?.cancelTimers()
             store.close()
             throw error
         }

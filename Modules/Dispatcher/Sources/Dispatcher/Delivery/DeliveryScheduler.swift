@@ -1,7 +1,10 @@
 import Foundation
+import Tracking
 
-/// Decides when a ``DeliveryWorker`` runs: on request, on a timer, when a backoff ends;
-/// never while paused, and never two rounds at once.
+/// The one place that decides when a ``DeliveryWorker`` runs. The ingest writer (events
+/// committed), its timers (flush interval, retry waits), the host (lifecycle and reachability
+/// moments) and callers ask through ``request(_:)``; its ``DeliveryDemand`` decides whether the
+/// reason calls for a round. Never a round while paused or unreachable, never two at once.
 ///
 /// A round that ends with ``DeliveryStopReason/endpointRefused`` (401, 403, 404) pauses the
 /// scheduler until ``resume()``; meanwhile ``flush(deadline:)`` answers with that stop reason
@@ -12,59 +15,77 @@ import Foundation
 /// Waiting costs nothing: the flush interval and retry waits are ``LibraryTimer``s (no thread,
 /// no CPU, and no need for a free thread of Swift's cooperative pool); rounds are ordinary
 /// tasks whose blocking store calls run on the worker's ``BlockingQueue``.
-final class DeliveryScheduler: @unchecked Sendable {
-    // Safe: every `var` below is only touched while holding `lock`.
-    private let lock = NSLock()
+final class DeliveryScheduler: Sendable {
+    private struct State: Sendable {
+        var demand: DeliveryDemand
+        var requested = false
+        var running = false
+        var paused = false
+        /// Why rounds are paused when the collector refused the endpoint; nil for a ``pause()``.
+        var refusal: String?
+        var reachable = true
+        var closed = false
+        var retryTimer: LibraryTimer?
+        var intervalTimer: LibraryTimer?
+    }
+
+    private let state: LockedValue<State>
     private let worker: DeliveryWorker
     private let roundBudget: TimeInterval
-    private var requested = false
-    private var running = false
-    private var paused = false
-    /// Why rounds are paused when the collector refused the endpoint; nil for a ``pause()``.
-    private var refusal: String?
-    private var reachable = true
-    private var closed = false
-    private var retryTimer: LibraryTimer?
-    private var intervalTimer: LibraryTimer?
     private let onReport: @Sendable (DeliveryReport) -> Void
 
     /// Creates a scheduler.
     /// - Parameters:
     ///   - worker: the worker of one destination.
+    ///   - demand: what calls for a round, with what an earlier opening of the storage counted.
     ///   - flushInterval: seconds between timed rounds; 0 for none.
     ///   - roundBudget: the longest one automatic round may run, in seconds.
     ///   - onReport: called after every round.
-    init(worker: DeliveryWorker, flushInterval: TimeInterval, roundBudget: TimeInterval = 60,
+    init(worker: DeliveryWorker, demand: DeliveryDemand, flushInterval: TimeInterval, roundBudget: TimeInterval = 60,
          onReport: @escaping @Sendable (DeliveryReport) -> Void) {
         self.worker = worker
         self.roundBudget = roundBudget
         self.onReport = onReport
+        state = LockedValue(State(demand: demand))
         if flushInterval > 0 {
             let box = WeakBox<DeliveryScheduler>()
-            intervalTimer = LibraryTimer(after: flushInterval, repeating: flushInterval) { box.value?.request() }
+            let timer = LibraryTimer(after: flushInterval, repeating: flushInterval) { box.value?.request(.timer) }
+            state.withLock { $0.intervalTimer = timer }
             box.value = self
         }
     }
 
-    /// Asks for a round soon; returns at once.
-    func request() {
-        let start: Bool = lock.withLock {
-            requested = true
-            guard !running, !paused, reachable, !closed else { return false }
-            running = true
-            return true
+    /// Asks for a round for `reason`; returns at once. The round starts unless the reason does
+    /// not call for one (see ``DeliveryDemand``); while paused or unreachable it is owed, and
+    /// runs on ``resume()`` or once reachable.
+    /// - Returns: whether `reason` called for a round.
+    @discardableResult
+    func request(_ reason: DeliveryRequest) -> Bool {
+        let (wanted, start): (Bool, Bool) = state.withLock {
+            if case .lifecycle(let event) = reason, event == .reachable || event == .unreachable {
+                $0.reachable = event == .reachable
+            }
+            guard $0.demand.admits(reason) else { return (false, false) }
+            $0.requested = true
+            guard !$0.running, !$0.paused, $0.reachable, !$0.closed else { return (true, false) }
+            $0.running = true
+            return (true, true)
         }
-        if start { Task { await self.pump(deadline: nil) } }
+        if start { Task { await self.pump() } }
+        return wanted
     }
+
+    /// What calls for a round, with what was counted so far (carried to the next opening).
+    var demand: DeliveryDemand { state.withLock { $0.demand } }
 
     /// Runs a round now (after the current one) and returns its report. Ignores reachability
     /// (an explicit flush tries anyway) but not ``pause()``.
     func flush(deadline: Date) async -> DeliveryReport {
-        let pausedReport: DeliveryReport? = lock.withLock {
-            guard paused || closed else { return nil }
+        let pausedReport: DeliveryReport? = state.withLock {
+            guard $0.paused || $0.closed else { return nil }
             var report = DeliveryReport()
             report.stopReason = .stopped
-            if let refusal, !closed {
+            if let refusal = $0.refusal, !$0.closed {
                 report.stopReason = .endpointRefused
                 report.lastError = refusal
             }
@@ -72,7 +93,7 @@ final class DeliveryScheduler: @unchecked Sendable {
         }
         if let pausedReport { return pausedReport }
         // An explicit flush does not wait for the retry policy's backoff (the collector's
-        // Retry-After still holds).
+        // Retry-After still applies).
         let report = await worker.deliverAvailable(deadline: deadline, ignoringBackoff: true)
         pauseIfRefused(report)
         return report
@@ -81,16 +102,16 @@ final class DeliveryScheduler: @unchecked Sendable {
     /// Pauses rounds when the collector refused the endpoint; a round is owed on ``resume()``.
     private func pauseIfRefused(_ report: DeliveryReport) {
         guard report.stopReason == .endpointRefused else { return }
-        lock.withLock {
-            paused = true
-            requested = true
-            refusal = report.lastError ?? "the collector refused the endpoint"
+        state.withLock {
+            $0.paused = true
+            $0.requested = true
+            $0.refusal = report.lastError ?? "the collector refused the endpoint"
         }
     }
 
     /// Stops automatic rounds until ``resume()``: a running round stops after its current batch.
     func pause() {
-        lock.withLock { paused = true }
+        state.withLock { $0.paused = true }
         let worker = self.worker
         Task { await worker.finishAfterCurrentBatch() }
     }
@@ -98,12 +119,14 @@ final class DeliveryScheduler: @unchecked Sendable {
     /// Allows rounds again (also after a refused endpoint) and runs one if any was asked for
     /// meanwhile.
     func resume() {
-        let wanted = lock.withLock {
-            paused = false
-            refusal = nil
-            return requested
+        let start: Bool = state.withLock {
+            $0.paused = false
+            $0.refusal = nil
+            guard $0.requested, !$0.running, $0.reachable, !$0.closed else { return false }
+            $0.running = true
+            return true
         }
-        if wanted { request() }
+        if start { Task { await self.pump() } }
     }
 
     /// Runs `body` while no delivery round runs (see ``DeliveryWorker/excludingRounds(_:)``).
@@ -112,35 +135,35 @@ final class DeliveryScheduler: @unchecked Sendable {
     }
 
     /// Whether rounds are paused.
-    var isPaused: Bool { lock.withLock { paused } }
-
-    /// Records network reachability; automatic rounds wait while unreachable.
-    func setReachable(_ value: Bool) {
-        lock.withLock { reachable = value }
-    }
+    var isPaused: Bool { state.withLock { $0.paused } }
 
     /// Stops the timers and the worker.
     func close() async {
-        let timers = lock.withLock {
-            closed = true
-            return [retryTimer, intervalTimer]
-        }
-        timers.forEach { $0?.cancel() }
+        cancelTimers()
         await worker.stop()
     }
 
-    private func pump(deadline: Date?) async {
+    /// Stops the timers; no round starts afterwards.
+    func cancelTimers() {
+        let timers = state.withLock {
+            $0.closed = true
+            return [$0.retryTimer, $0.intervalTimer]
+        }
+        timers.forEach { $0?.cancel() }
+    }
+
+    private func pump() async {
         while true {
-            let go: Bool = lock.withLock {
-                guard requested, !paused, reachable, !closed else {
-                    running = false
+            let go: Bool = state.withLock {
+                guard $0.requested, !$0.paused, $0.reachable, !$0.closed else {
+                    $0.running = false
                     return false
                 }
-                requested = false
+                $0.requested = false
                 return true
             }
             guard go else { return }
-            let report = await worker.deliverAvailable(deadline: deadline ?? Date().addingTimeInterval(roundBudget))
+            let report = await worker.deliverAvailable(deadline: Date().addingTimeInterval(roundBudget))
             pauseIfRefused(report)
             onReport(report)
             if report.stopReason == .backingOff || report.stopReason == .queueError {
@@ -150,7 +173,7 @@ final class DeliveryScheduler: @unchecked Sendable {
                 scheduleRetry(at: waiting)
             }
             // A round cut short (deadline, or stopped by `pause`) is owed a continuation.
-            if report.stopReason == .deadline || report.stopReason == .stopped { lock.withLock { requested = true } }
+            if report.stopReason == .deadline || report.stopReason == .stopped { state.withLock { $0.requested = true } }
         }
     }
 
@@ -159,13 +182,13 @@ final class DeliveryScheduler: @unchecked Sendable {
         let delay = max(0.05, min(date.timeIntervalSinceNow, worker.configuration.retryPolicy.maxWait))
         let box = WeakBox<DeliveryScheduler>()
         box.value = self
-        let timer = LibraryTimer(after: delay) { box.value?.request() }
-        let previous = lock.withLock {
-            let old = retryTimer
-            retryTimer = closed ? nil : timer
-            return old
+        let timer = LibraryTimer(after: delay) { box.value?.request(.timer) }
+        let (previous, closed) = state.withLock {
+            let old = $0.retryTimer
+            $0.retryTimer = $0.closed ? nil : timer
+            return (old, $0.closed)
         }
         previous?.cancel()
-        if lock.withLock({ closed }) { timer.cancel() }
+        if closed { timer.cancel() }
     }
 }

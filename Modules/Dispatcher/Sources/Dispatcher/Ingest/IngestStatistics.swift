@@ -1,9 +1,8 @@
-/// What an ``IngestWriter`` has done since it started.
+/// What an ``IngestWriter`` has done since it started. Events the journal refused are not here:
+/// the Dispatcher counts them (``DispatcherCounters/refused``), or keeps them in memory.
 struct IngestStatistics: Sendable, Equatable {
-    /// Events accepted by ``IngestWriter/enqueue(_:)`` (written to the journal).
-    var enqueued: Int
-    /// Events refused (journal full, closed or unwritable, or the event too large).
-    var dropped: Int
+    /// Events written to the journal (``IngestWriter/write(_:)``, ``IngestWriter/write(contentsOf:)``).
+    var journalled: Int
     /// Events committed to the store (new ones; duplicates not included).
     var persisted: Int
     /// Events the store already had (replays after a crash), ignored.
@@ -20,10 +19,9 @@ struct IngestStatistics: Sendable, Equatable {
     var lastError: String?
 
     /// Creates statistics.
-    init(enqueued: Int = 0, dropped: Int = 0, persisted: Int = 0, duplicates: Int = 0, replayed: Int = 0,
-                evicted: Int = 0, storeFailures: Int = 0, lastError: String? = nil) {
-        self.enqueued = enqueued
-        self.dropped = dropped
+    init(journalled: Int = 0, persisted: Int = 0, duplicates: Int = 0, replayed: Int = 0,
+         evicted: Int = 0, storeFailures: Int = 0, lastError: String? = nil) {
+        self.journalled = journalled
         self.persisted = persisted
         self.duplicates = duplicates
         self.replayed = replayed

@@ -2,7 +2,7 @@ import Foundation
 
 // Waiting for what was sent to reach the store, for a flush, a drain or a deletion for privacy.
 extension IngestWriter {
-    /// Waits until everything enqueued before this call is committed to the store.
+    /// Waits until everything written before this call is committed to the store.
     /// - Parameters:
     ///   - timeout: the longest wait, or with `whileProgressing` the longest wait during which
     ///     the writer commits nothing.

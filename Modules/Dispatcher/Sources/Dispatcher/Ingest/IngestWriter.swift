@@ -2,24 +2,29 @@ import Foundation
 
 /// Makes events durable without making the caller wait for SQLite.
 ///
-/// ``enqueue(_:)`` appends the event to an ``EventJournal`` (a copy into a memory-mapped file
-/// under a short lock: about a microsecond or less, and durable against `kill -9` once it
-/// returns). A background thread moves journal records into the ``EventStore`` in group commits
-/// of up to ``IngestConfiguration/batchSize`` events, recording in the same transaction how far
-/// it got, then deletes journal segments that are fully in the store.
+/// The Dispatcher's ``write(_:)`` and ``write(contentsOf:)`` append events to an ``EventJournal``
+/// (a copy into a memory-mapped file under a short lock: about a microsecond or less, and
+/// durable against `kill -9` once it returns). A background thread moves journal records into
+/// the ``EventStore`` in group commits of up to ``IngestConfiguration/batchSize`` events,
+/// recording in the same transaction how far it got, then deletes journal segments that are
+/// fully in the store. After each commit it records the events' steps in the timeline, tells its
+/// ``IngestSink``, and asks the ``DeliveryScheduler`` with ``DeliveryRequest/committed(_:)``:
+/// it never decides about delivery, and never calls the Dispatcher.
 ///
 /// - On start, segments left by an earlier run are replayed into the store first (ids already
-///   there are ignored), before the writer takes new events. Damaged records are stepped over;
-///   what damage took is in the journal's ``EventJournal/damage``, which the Dispatcher reports.
+///   there are ignored, the scheduler is told ``DeliveryRequest/replayed(_:)``), before the
+///   writer takes new events. Damaged records are stepped over; what damage took is in the
+///   journal's ``EventJournal/damage``, which the Dispatcher reports.
 /// - When the store fails (full disk, read-only folder), events wait in the journal, bounded by
 ///   ``JournalConfiguration/maxBytes``; the error is reported and the write retried with a
-///   growing interval. When the journal cannot take an event either, ``enqueue(_:)`` returns
-///   `false` and the event is counted as dropped (the ``Dispatcher`` uses ``write(_:)`` instead
-///   and keeps such events in memory). Nothing here crashes on I/O.
-/// - ``close(timeout:)`` persists everything enqueued, then stops the thread.
+///   growing interval. When the journal cannot take an event either, ``write(_:)`` throws why
+///   and counts nothing: the Dispatcher keeps such events in memory or refuses them, and counts
+///   that. Nothing here crashes on I/O.
+/// - ``close(timeout:)`` persists everything written, then stops the thread.
 final class IngestWriter: @unchecked Sendable {
-    // Safe: `committed`, `stats`, `stopping`, `finished`, `crashed`, `lastReport`, `lastFileCheck`
-    // are guarded by `condition`; `readCursor`, `pendingBatch` are the writer thread's (or `init`'s).
+    // Unchecked: waiters block on `condition` (a LockedValue cannot wait), which guards
+    // `committed`, `stats`, `stopping`, `finished`, `crashed`, `lastReport` and `lastFileCheck`;
+    // `readCursor` and `pendingBatch` belong to the writer thread (or `init`).
     let condition = NSCondition()
     /// How far the store has the journal's records (guarded by `condition`).
     private(set) var committed: JournalPosition
@@ -39,7 +44,12 @@ final class IngestWriter: @unchecked Sendable {
     let journal: EventJournal
     /// Batch size, retry timing and journal bounds.
     let configuration: IngestConfiguration
-    private let onPersisted: (@Sendable (PersistedGroup, InsertOutcome) -> Void)?
+    /// Where the steps `persisted` and `evicted` are recorded.
+    let timeline: EventTimeline?
+    /// Asked for delivery after each commit.
+    let scheduler: DeliveryScheduler?
+    /// Told about each commit, for counters and diagnostics.
+    let sink: (any IngestSink)?
     private let onError: (@Sendable (any Error) -> Void)?
 
     /// The `meta` key under which the journal position reached is stored.
@@ -50,8 +60,9 @@ final class IngestWriter: @unchecked Sendable {
     ///   - store: the store to fill; it stays open after ``close(timeout:)`` (its owner closes it).
     ///   - journalDirectory: the journal folder. Defaults to `<store path>.journal` beside the store.
     ///   - configuration: batch size, retry timing, journal bounds.
-    ///   - onPersisted: called on the writer thread after each committed group, with its ids and
-    ///     flag count and what the store did with the events (duplicates, evictions).
+    ///   - timeline: where each committed event's `persisted` (or `evicted`) step is recorded.
+    ///   - scheduler: asked for delivery after each commit; it decides whether a round runs.
+    ///   - sink: told about each commit on the writer thread (flag counts, evictions).
     ///   - onError: called on the writer or calling thread when storing or journalling fails
     ///     (at most once a second for a repeated error).
     /// - Throws: ``StoreError`` or ``JournalError`` when the journal folder cannot be created or read.
@@ -59,12 +70,16 @@ final class IngestWriter: @unchecked Sendable {
         store: EventStore,
         journalDirectory: String? = nil,
         configuration: IngestConfiguration = IngestConfiguration(),
-        onPersisted: (@Sendable (PersistedGroup, InsertOutcome) -> Void)? = nil,
+        timeline: EventTimeline? = nil,
+        scheduler: DeliveryScheduler? = nil,
+        sink: (any IngestSink)? = nil,
         onError: (@Sendable (any Error) -> Void)? = nil
     ) throws {
         self.store = store
         self.configuration = configuration
-        self.onPersisted = onPersisted
+        self.timeline = timeline
+        self.scheduler = scheduler
+        self.sink = sink
         self.onError = onError
         let stored = (try? store.metadata(Self.positionKey)).flatMap { $0 }.flatMap(JournalPosition.init) ?? .start
         journal = try EventJournal(directory: journalDirectory ?? store.path + ".journal",
@@ -72,36 +87,13 @@ final class IngestWriter: @unchecked Sendable {
         committed = stored
         readCursor = stored
         if journal.leftoverSegments > 0 {
-            while case .persisted(let count) = persistNextBatch() { stats.replayed += count }
+            while case .persisted(let count) = persistNextBatch(replaying: true) { stats.replayed += count }
         }
         // The writer's loop is the one long job of a queue of its own.
         BlockingQueue(label: "Dispatcher.ingest").start { [self] in run() }
     }
 
     // MARK: The caller's side
-
-    /// Makes `event` durable (journal) and hands it to the writer. Never touches SQLite.
-    /// - Returns: `false` when the event was dropped (journal full, closed, unwritable, or the
-    ///   event too large); the drop is counted and reported.
-    @discardableResult
-    func enqueue(_ event: EncodedEvent) -> Bool {
-        do {
-            try journal.append(event)
-            return true
-        } catch {
-            dropped(1, error)
-            return false
-        }
-    }
-
-    /// Enqueues several events under one journal lock, in order.
-    /// - Returns: how many were accepted (the first ones); the rest were dropped and counted.
-    @discardableResult
-    func enqueue(contentsOf events: [EncodedEvent]) -> Int {
-        let (written, error) = journal.append(contentsOf: events)
-        if let error { dropped(events.count - written, error) }
-        return written
-    }
 
     /// Appends `event` to the journal, or throws why it could not; counts nothing (the caller
     /// decides what happens to a refused event).
@@ -111,25 +103,17 @@ final class IngestWriter: @unchecked Sendable {
     /// - Returns: how many were written, and the error that stopped the rest.
     func write(contentsOf events: [EncodedEvent]) -> (written: Int, error: JournalError?) { journal.append(contentsOf: events) }
 
-    private func dropped(_ count: Int, _ error: JournalError) {
-        condition.withLock {
-            stats.dropped += count
-            stats.lastError = error.description
-        }
-        report(error)
-    }
-
     /// Counters since start.
     var statistics: IngestStatistics {
         var snapshot = condition.withLock { stats }
-        snapshot.enqueued = journal.appendedCount
+        snapshot.journalled = journal.appendedCount
         return snapshot
     }
 
-    /// Persists everything enqueued, stops the writer thread and closes the journal, deleting
-    /// its files when everything reached the store. Later enqueues return `false`.
+    /// Persists everything written, stops the writer thread and closes the journal, deleting
+    /// its files when everything reached the store. Later writes throw ``JournalError/closed``.
     /// - Parameter timeout: the longest wait for the writer.
-    /// - Returns: whether everything enqueued reached the store (when not, it stays in the
+    /// - Returns: whether everything written reached the store (when not, it stays in the
     ///   journal for the next start).
     @discardableResult
     func close(timeout: TimeInterval = 10) -> Bool {
@@ -204,7 +188,8 @@ final class IngestWriter: @unchecked Sendable {
     }
 
     /// Reads the next group from the journal (or retries the one that failed) and commits it.
-    private func persistNextBatch() -> Step {
+    /// - Parameter replaying: the group is what an earlier run left (see ``DeliveryRequest/replayed(_:)``).
+    private func persistNextBatch(replaying: Bool = false) -> Step {
         // Borrowed from a segment cut since: its bytes past the cut are zeros now; read it again.
         if let batch = pendingBatch, journal.wasCut(batch.segments) { pendingBatch = nil }
         if pendingBatch == nil {
@@ -229,11 +214,11 @@ final class IngestWriter: @unchecked Sendable {
                 stats.evicted += outcome.evicted.count
             }
             // Before `advance`: it may discard (and recycle) the segments the events are borrowed from.
-            let group = onPersisted.map { _ in PersistedGroup(batch.events) }
+            let group = PersistedGroup(batch.events)
             let count = batch.events.count
             journal.noteStored(batch.marks)
             advance(to: batch.next)
-            if let group { onPersisted?(group, outcome) }
+            didCommit(group, outcome, replaying: replaying)
             return .persisted(count)
         } catch {
             condition.withLock {
