@@ -5,24 +5,21 @@ import TestSupport
 import Tracking
 
 /// Collects what an ingest writer reports, thread-safely.
-final class IngestProbe: IngestSink, @unchecked Sendable {
-    // Safe: every property is touched only while holding `lock`.
-    private let lock = NSLock()
-    private var persistedIDs: [UUID] = []
-    private var errorTexts: [String] = []
+final class IngestProbe: IngestSink {
+    private let persistedIDs = LockedValue([UUID]())
+    private let errorTexts = LockedValue([String]())
 
-    var persisted: [UUID] { lock.withLock { persistedIDs } }
-    var errors: [String] { lock.withLock { errorTexts } }
+    var persisted: [UUID] { persistedIDs.withLock { $0 } }
+    var errors: [String] { errorTexts.withLock { $0 } }
 
     func didPersist(_ group: PersistedGroup, _ outcome: InsertOutcome, at date: Date) {
-        lock.withLock { persistedIDs.append(contentsOf: group.ids) }
+        persistedIDs.withLock { $0.append(contentsOf: group.ids) }
     }
 
-    func failed(_ error: any Error) { lock.withLock { errorTexts.append("\(error)") } }
+    func failed(_ error: any Error) { errorTexts.withLock { $0.append("\(error)") } }
 
     func writer(store: EventStore, configuration: IngestConfiguration = IngestConfiguration()) throws -> IngestWriter {
-        try IngestWriter(store: store, configuration: configuration,
-                         sink: self, onError: { [self] in failed($0) })
+        try IngestWriter(store: store, configuration: configuration, sink: self, onError: { [self] in failed($0) })
     }
 }
 
@@ -175,10 +172,8 @@ final class IngestProbe: IngestSink, @unchecked Sendable {
 }
 
 /// A counter shared by threads.
-final class LockedCounter: @unchecked Sendable {
-    // Safe: `count` is touched only while holding `lock`.
-    private let lock = NSLock()
-    private var count = 0
-    var value: Int { lock.withLock { count } }
-    func add(_ amount: Int) { lock.withLock { count += amount } }
+final class LockedCounter: Sendable {
+    private let count = LockedValue(0)
+    var value: Int { count.withLock { $0 } }
+    func add(_ amount: Int) { count.withLock { $0 += amount } }
 }

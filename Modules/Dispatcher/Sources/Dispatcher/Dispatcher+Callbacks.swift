@@ -16,7 +16,7 @@ extension Dispatcher {
             timeline.record(TimelineStep(kind: .attempt, at: attempt.at, attempt: number, detail: summary), for: ids)
         }
         // Counted here, per settled attempt, so that rounds whose report nobody waits for
-        // (a flush that timed out, an automatic round) still count.
+        // (a drain that timed out, an automatic round) still count.
         let count = attempt.events.count
         switch attempt.decision {
         case .acknowledge:
@@ -33,7 +33,7 @@ extension Dispatcher {
     }
 
     func didDeliver(_ report: DeliveryReport) {
-        // Once, for the round whose request was refused (not for flushes answered while paused).
+        // Once, for the round whose request was refused (not for drains answered while paused).
         if report.stopReason == .endpointRefused {
             if report.requests > 0 {
                 diagnose(.delivery, (report.lastError ?? "the collector refused the endpoint") + "; delivery paused until resume()")

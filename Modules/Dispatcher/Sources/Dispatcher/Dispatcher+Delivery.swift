@@ -32,7 +32,7 @@ extension Dispatcher {
         let remaining = deadline.timeIntervalSinceNow
         guard remaining > 0 else { return DrainResult(persisted: true, deliveryAttempted: false, timedOut: true, report: timedOut) }
         // A round already running (automatic, or a request in flight) may outlast the deadline.
-        guard let report = await withTimeout(remaining, { await scheduler.flush(deadline: deadline) }) else {
+        guard let report = await withTimeout(remaining, { await scheduler.deliverNow(deadline: deadline) }) else {
             let running = Self.report(.deadline, "drain timed out after \(timeout) s while a delivery round was running")
             return DrainResult(persisted: true, deliveryAttempted: false, timedOut: true, report: running)
         }

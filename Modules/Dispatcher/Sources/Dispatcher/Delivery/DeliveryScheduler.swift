@@ -7,7 +7,7 @@ import Tracking
 /// reason calls for a round. Never a round while paused or unreachable, never two at once.
 ///
 /// A round that ends with ``DeliveryStopReason/endpointRefused`` (401, 403, 404) pauses the
-/// scheduler until ``resume()``; meanwhile ``flush(deadline:)`` answers with that stop reason
+/// scheduler until ``resume()``; meanwhile ``deliverNow(deadline:)`` answers with that stop reason
 /// and cause, without a request.
 ///
 /// Requests that arrive while a round runs are coalesced into one more round.
@@ -79,8 +79,8 @@ final class DeliveryScheduler: Sendable {
     var demand: DeliveryDemand { state.withLock { $0.demand } }
 
     /// Runs a round now (after the current one) and returns its report. Ignores reachability
-    /// (an explicit flush tries anyway) but not ``pause()``.
-    func flush(deadline: Date) async -> DeliveryReport {
+    /// (an explicit round tries anyway) but not ``pause()``.
+    func deliverNow(deadline: Date) async -> DeliveryReport {
         let pausedReport: DeliveryReport? = state.withLock {
             guard $0.paused || $0.closed else { return nil }
             var report = DeliveryReport()
@@ -92,7 +92,7 @@ final class DeliveryScheduler: Sendable {
             return report
         }
         if let pausedReport { return pausedReport }
-        // An explicit flush does not wait for the retry policy's backoff (the collector's
+        // An explicit round does not wait for the retry policy's backoff (the collector's
         // Retry-After still applies).
         let report = await worker.deliverAvailable(deadline: deadline, ignoringBackoff: true)
         pauseIfRefused(report)

@@ -1,6 +1,6 @@
 import Foundation
 
-// Waiting for what was sent to reach the store, for a flush, a drain or a deletion for privacy.
+// Waiting for what was sent to reach the store, for a drain or a deletion for privacy.
 extension IngestWriter {
     /// Waits until everything written before this call is committed to the store.
     /// - Parameters:
