@@ -179,10 +179,8 @@ struct DispatcherTests {
 }
 
 /// Collects diagnostics from any thread.
-final class DiagnosticLog: @unchecked Sendable {
-    // Safe: `entries` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var entries: [String] = []
-    func append(_ diagnostic: DispatcherDiagnostic) { lock.withLock { entries.append(diagnostic.description) } }
-    var messages: [String] { lock.withLock { entries } }
+final class DiagnosticLog: Sendable {
+    private let entries = LockedValue([String]())
+    func append(_ diagnostic: DispatcherDiagnostic) { entries.withLock { $0.append(diagnostic.description) } }
+    var messages: [String] { entries.withLock { $0 } }
 }

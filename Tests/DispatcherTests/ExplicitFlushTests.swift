@@ -49,8 +49,8 @@ struct ExplicitFlushTests {
         await second.close()
     }
 
-    @Test("A 429 with Retry-After: 2 holds the next explicit flush for 2 s, then it delivers; a longer one returns at once, across runs too")
-    func retryAfterHoldsAnExplicitFlush() async throws {
+    @Test("A 429 with Retry-After: 2 defers the next explicit drain by 2 s, then it delivers; a longer one returns at once, across runs too")
+    func retryAfterDefersAnExplicitDrain() async throws {
         let directory = try TemporaryDirectory(prefix: "flush-retry-after")
         defer { directory.remove() }
         let path = directory.file("store.sqlite").path
@@ -81,10 +81,10 @@ struct ExplicitFlushTests {
         let long = await dispatcher.drain(timeout: 10).report
         #expect(long.retried == 1)
         let started = Date()
-        let held = await dispatcher.drain(timeout: 5).report
+        let deferred = await dispatcher.drain(timeout: 5).report
         #expect(Date().timeIntervalSince(started) < 2)
-        #expect(held.stopReason == .backingOff && held.delivered == 0, "\(held)")
-        #expect((held.earliestNextAttempt ?? .distantPast).timeIntervalSinceNow > 50)
+        #expect(deferred.stopReason == .backingOff && deferred.delivered == 0, "\(deferred)")
+        #expect((deferred.earliestNextAttempt ?? .distantPast).timeIntervalSinceNow > 50)
         await dispatcher.close()
         // The store remembers it for the next run.
         let next = try self.dispatcher(path, server.baseURL, policy: policy)
