@@ -1,5 +1,6 @@
 /// The bench could not complete a phase.
-struct BenchError: Error, CustomStringConvertible {
-    let description: String
+public struct BenchError: Error, CustomStringConvertible {
+    /// What did not complete.
+    public let description: String
     init(_ description: String) { self.description = description }
 }
