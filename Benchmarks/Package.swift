@@ -55,7 +55,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // A loopback HTTP collector: the bench delivers to it, the workspace's delivery tests script it.
-        .target(name: "LoopbackHTTP", swiftSettings: strictSettings),
+        .target(name: "LoopbackHTTP", dependencies: [tracking], swiftSettings: strictSettings),
         // The system libsqlite3 under a module name of its own, for the plain-SQLite reference.
         .systemLibrary(name: "CSQLiteReference", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]),
         // The plain-SQLite reference the bench measures ingest against.
