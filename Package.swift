@@ -12,6 +12,7 @@ let dataQuality = Target.Dependency.product(name: "DataQuality", package: "Track
 let dispatcher = Target.Dependency.product(name: "Dispatcher", package: "Dispatcher")
 let dispatcherTestKit = Target.Dependency.product(name: "DispatcherTestKit", package: "Dispatcher")
 let analytics = Target.Dependency.product(name: "Analytics", package: "Analytics")
+let loopbackHTTP = Target.Dependency.product(name: "LoopbackHTTP", package: "Benchmarks")
 
 /// The feature packages under `Modules/`. A new feature adds its name here, and nothing else
 /// in this file: the line below depends on its package, and `featureTests` runs its tests.
@@ -39,26 +40,27 @@ let package = Package(
         .package(path: "Modules/Tracking"),
         .package(path: "Modules/Dispatcher"),
         .package(path: "Modules/Analytics"),
+        .package(path: "Benchmarks"),
     ] + features.map { .package(path: "Modules/\($0)") },
     targets: [
         // MARK: demo: the command-line program that composes everything
         .executableTarget(
             name: "demo",
             dependencies: [
-                tracking, dataQuality, dispatcher, analytics, "LoopbackHTTP", "BenchReference",
+                tracking, dataQuality, dispatcher, analytics,
+                .product(name: "Benchmarks", package: "Benchmarks"), .product(name: "Workload", package: "Benchmarks"),
             ] + features.map { .product(name: $0, package: $0) },
             path: "Demo",
-            exclude: ["Support"],
             swiftSettings: strictSettings
         ),
 
-        // MARK: Libraries the demo and the tests share (no test code), in Demo/Support
-        // A loopback HTTP collector: the bench delivers to it, the delivery tests script it.
-        .target(name: "LoopbackHTTP", path: "Demo/Support/LoopbackHTTP", swiftSettings: strictSettings),
-        // The system libsqlite3 under a module name of its own, for the bench's plain-SQLite reference.
-        .systemLibrary(name: "CSQLiteReference", path: "Demo/Support/CSQLiteReference", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]),
-        // The plain-SQLite reference the bench measures ingest against.
-        .target(name: "BenchReference", dependencies: ["CSQLiteReference"], path: "Demo/Support/BenchReference", swiftSettings: strictSettings),
+        // MARK: The bench, in Benchmarks/ (a package of its own): its tests run here too
+        .testTarget(
+            name: "BenchmarksTests",
+            dependencies: [.product(name: "Benchmarks", package: "Benchmarks"), tracking, trackingTestKit],
+            path: "Benchmarks/Tests/BenchmarksTests",
+            swiftSettings: strictSettings
+        ),
 
         // MARK: Tracking core
         .testTarget(name: "TrackingTests", dependencies: [tracking, trackingTestKit, "TestSupport"], swiftSettings: strictSettings),
@@ -66,10 +68,11 @@ let package = Package(
         .testTarget(name: "DataQualityTests", dependencies: [tracking, trackingTestKit, dataQuality, "TestSupport"], swiftSettings: strictSettings),
 
         // MARK: Dispatcher
-        .target(name: "TestSupport", dependencies: [tracking, "LoopbackHTTP"], path: "Tests/TestSupport", swiftSettings: strictSettings),
+        .target(name: "TestSupport", dependencies: [tracking, loopbackHTTP], path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "StoreTests",
-            dependencies: [dispatcher, dispatcherTestKit, tracking, trackingTestKit, "TestSupport", "BenchReference"],
+            dependencies: [dispatcher, dispatcherTestKit, tracking, trackingTestKit, "TestSupport",
+                           .product(name: "BenchReference", package: "Benchmarks")],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,3 +1,4 @@
+import Benchmarks
 import Foundation
 
 /// `demo bench [--quick] [--json]`: the figures the product is held to, with a plain-SQLite
@@ -45,7 +46,8 @@ enum BenchCommand {
             "bench: progress: \(status.isEmpty ? "starting" : status), \(Int(elapsed)) s"
         }
         defer { progress.stop() }
-        let result = try await Benchmark(directory: directory, backlog: backlog, sends: sends, progress: progress).run()
+        let result = try await Benchmark(directory: directory, backlog: backlog, sends: sends,
+                                         flaggedContractJSON: DemoContract.json, progress: progress.setStatus).run()
         say(options.has("json") ? result.json : result.table)
         return 0
     }

@@ -2,6 +2,7 @@ import Analytics
 import Dispatcher
 import Foundation
 import Tracking
+import Workload
 
 /// `demo flush --store PATH --endpoint URL --format F [--write-key K] [--timeout SECONDS]`.
 ///

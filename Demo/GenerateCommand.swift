@@ -6,6 +6,7 @@ import Foundation
 import Onboarding
 import Tracking
 import Wishlist
+import Workload
 
 /// `demo generate --store PATH [--count N] [--threads N] [--interval SECONDS] [--timeout SECONDS] [--print-ids]
 /// [--progress] [--drain-on-signal [--drain-timeout SECONDS]]`: load through the ``Analytics`` runtime with

@@ -3,6 +3,7 @@ import DataQuality
 import Dispatcher
 import Foundation
 import Tracking
+import Workload
 
 /// `demo privacy --store PATH --decide ACTION`: stores events that wait for consent, then makes
 /// one privacy decision; with `--wait` it then waits to be ended (the crash tests kill it there).

@@ -1,6 +1,7 @@
 import Analytics
 import Dispatcher
 import Foundation
+import Workload
 
 /// `demo requeue --store PATH`: returns the store's rejected events to pending, attempts reset,
 /// and prints how many.

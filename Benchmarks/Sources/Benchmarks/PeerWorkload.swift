@@ -2,6 +2,7 @@ import Analytics
 import Dispatcher
 import Foundation
 import Onboarding
+import Workload
 
 /// The workload Segment's analytics-swift 1.9.4 was measured with on this machine (100,000
 /// tracks with 4 properties each, to storage), run through ``Analytics`` the way an app does,
@@ -11,18 +12,18 @@ import Onboarding
 /// bench's own earlier phases do not raise the high-water mark it reports: the child sends the
 /// tracks through `analytics.reporter(for:)` with the command line's default configuration,
 /// waits until every one is persisted, and prints its peak resident memory (`VmHWM`).
-enum PeerWorkload {
+public enum PeerWorkload {
     /// Tracks sent, as in the peer's measurement.
     static let tracks = 100_000
     /// Segment's analytics-swift 1.9.4 peak resident memory for this workload, in MiB: a quoted
     /// constant, measured on this machine, not by this bench.
     static let peerPeakMegabytes = 39.5
     /// The key of the figure the child prints and the bench reports.
-    static let key = "peer_peak_rss_mb"
+    public static let key = "peer_peak_rss_mb"
 
     /// Runs the workload in this process, on a store in `directory`, and returns its peak
     /// resident memory in MiB.
-    static func run(directory: URL) async throws -> Double {
+    public static func run(directory: URL) async throws -> Double {
         let storePath = directory.appendingPathComponent("peer.sqlite").path
         let analytics = try Analytics(configuration: .commandLine(storePath: storePath))
         guard analytics.dispatcher.storage == .available else { throw BenchError("the peer store did not open: \(analytics.dispatcher.storage)") }

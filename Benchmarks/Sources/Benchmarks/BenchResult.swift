@@ -1,18 +1,21 @@
 import Foundation
 
 /// The benchmark's figures.
-struct BenchResult {
+public struct BenchResult {
+    /// The figures, in the order they were measured.
     var values: [(key: String, value: Double, unit: String, target: String)] = []
 
     mutating func add(_ key: String, _ value: Double, unit: String, target: String = "") {
         values.append((key, value, unit, target))
     }
 
-    var json: String {
+    /// The figures as one JSON object, in order.
+    public var json: String {
         "{" + values.map { "\"\($0.key)\":\(format($0.value, json: true))" }.joined(separator: ",") + "}"
     }
 
-    var table: String {
+    /// The figures as a table: key, value with its unit, target.
+    public var table: String {
         let width = values.map(\.key.count).max() ?? 10
         var lines = ["figure".padding(toLength: width, withPad: " ", startingAt: 0) + "  value            target"]
         for row in values {

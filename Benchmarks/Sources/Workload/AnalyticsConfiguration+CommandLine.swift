@@ -8,7 +8,7 @@ extension AnalyticsConfiguration {
     /// A configuration for a command-line run on `storePath`, delivering nowhere: no app
     /// notifications to observe, and the runtime's own problems are printed by the command
     /// rather than sent as events, so the counts are the command's events only.
-    static func commandLine(storePath: String) -> AnalyticsConfiguration {
+    public static func commandLine(storePath: String) -> AnalyticsConfiguration {
         var configuration = AnalyticsConfiguration(storePath: storePath)
         configuration.appID = "demo"
         configuration.diagnostics.trackAsEvents = false
@@ -18,5 +18,5 @@ extension AnalyticsConfiguration {
 
     /// Queue bounds no stored backlog reaches (opening a store never evicts what it holds),
     /// 500 events a request, no timer: for commands that deliver or change an existing store.
-    static let unboundedBatch = BatchConfiguration(maxQueueSize: Int.max / 2, maxQueueBytes: Int.max / 2, deliverySize: 500, flushInterval: 0)
+    public static let unboundedBatch = BatchConfiguration(maxQueueSize: Int.max / 2, maxQueueBytes: Int.max / 2, deliverySize: 500, flushInterval: 0)
 }

@@ -6,20 +6,39 @@ import Foundation
 import LoopbackHTTP
 import Onboarding
 import Tracking
+import Workload
 
 /// Runs the phases in order, after a warm-up that sets the memory baseline: send cost and ingest
 /// of the backlog, the plain-SQLite reference, store size, reopen, delivery of the backlog, the
 /// full-stack send (with every stage timed, then with every event flagged), and the peer
 /// workload in child processes; memory is sampled throughout.
-struct Benchmark {
+///
+/// Run it in release. The executable that runs it must also answer `bench --peer-workload` with
+/// ``PeerWorkload/run(directory:)``, since the peer workload runs in child processes of it.
+public struct Benchmark {
     /// The store's and journal's byte budget in the ingest phase: the one setting that differs
     /// from the default configuration, so that the whole backlog fits.
     static let backlogByteBudget = 1 << 30
+    /// The folder the stores go in.
     let directory: URL
+    /// Events in the backlog.
     let backlog: Int
+    /// Sends timed.
     let sends: Int
+    /// The contract the `_flagged` phase validates against: one the workload's events break.
+    let flaggedContractJSON: String
     /// Told each phase and how far it got.
-    var progress: ProgressPrinter?
+    let progress: ((String) -> Void)?
+
+    /// A bench of `backlog` events and `sends` timed sends, on stores in `directory`; the
+    /// `_flagged` phase validates against `flaggedContractJSON`, and `progress` hears each phase.
+    public init(directory: URL, backlog: Int, sends: Int, flaggedContractJSON: String, progress: ((String) -> Void)? = nil) {
+        self.directory = directory
+        self.backlog = backlog
+        self.sends = sends
+        self.flaggedContractJSON = flaggedContractJSON
+        self.progress = progress
+    }
 
     /// Starts a runtime on a store of its own, delivers one event to `collector` and closes it.
     static func warmUp(directory: URL, collector: LoopbackHTTPServer) async throws {
@@ -32,7 +51,9 @@ struct Benchmark {
         guard report.delivered == 1 else { throw BenchError("warm-up: the event was not delivered: \(report.lastError ?? "no error")") }
     }
 
-    func run() async throws -> BenchResult {
+    /// Runs every phase and returns the figures.
+    /// - Throws: ``BenchError`` when a phase did not complete.
+    public func run() async throws -> BenchResult {
         var result = BenchResult()
         let startup = ResidentMemory.currentMegabytes()
         let collector = try LoopbackHTTPServer(recordBodies: false, recordRequests: false, lifetime: 900)
@@ -68,9 +89,9 @@ struct Benchmark {
             } else {
                 load.send(index, userData: userData)
             }
-            if index % 50_000 == 49_999 { progress?.setStatus("ingest: \(index + 1)/\(backlog) sent") }
+            if index % 50_000 == 49_999 { progress?("ingest: \(index + 1)/\(backlog) sent") }
         }
-        progress?.setStatus("ingest: waiting for the store")
+        progress?("ingest: waiting for the store")
         let persisted = await analytics.drain(timeout: 600)
         let ingestSeconds = Double(DispatchTime.now().uptimeNanoseconds - ingestStart) / 1e9
         let counters = analytics.counters
@@ -85,7 +106,7 @@ struct Benchmark {
         let ingestRate = Double(backlog) / ingestSeconds
         result.add("ingest_events_per_s", ingestRate.rounded(), unit: "ev/s", target: "≥ 0.5 × reference")
 
-        progress?.setStatus("SQLite reference")
+        progress?("SQLite reference")
         // 2. The reference: plain SQLite, rows of the same size, transactions of 1,000.
         let sample = load.sampleEvent()
         let userDataBytes = try StoredSize.jsonBytes(sample.userData)
@@ -101,7 +122,7 @@ struct Benchmark {
         result.add("backlog_events", Double(backlog), unit: "events")
         result.add("bytes_per_event", (Double(StoredSize.fileBytes(storePath)) / Double(backlog)).rounded(), unit: "B", target: "≤ 300")
 
-        progress?.setStatus("reopen")
+        progress?("reopen")
         // Memory of the delivery phase on its own: what it adds to the ingest's.
         let beforeDelivery = ResidentMemory.currentMegabytes()
         let beforeDeliveryAnonymous = ResidentMemory.anonymousMegabytes()
@@ -116,7 +137,7 @@ struct Benchmark {
         let reopenMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - reopenStart) / 1e6
         result.add("reopen_ms", (reopenMilliseconds * 100).rounded() / 100, unit: "ms", target: "≤ 100")
 
-        progress?.setStatus("delivery: \(backlog) pending")
+        progress?("delivery: \(backlog) pending")
         let deliveryStart = DispatchTime.now().uptimeNanoseconds
         // Automatic rounds (a full batch, the timer) deliver beside the explicit flushes: the
         // runtime's counter, not the flushes' reports, says how many were delivered.
@@ -124,7 +145,7 @@ struct Benchmark {
         while reopened.counters.store.pending > 0 {
             let report = await reopened.drain(timeout: 600).report
             let total = reopened.counters.delivered
-            progress?.setStatus("delivery: \(total)/\(backlog) delivered")
+            progress?("delivery: \(total)/\(backlog) delivered")
             if total == delivered { throw BenchError("delivery stalled: \(report.lastError ?? "no error")") }
             delivered = total
         }
@@ -148,27 +169,27 @@ struct Benchmark {
         // contract that describes them and each is distinct, as in an app whose contract matches
         // its code; `_flagged` repeats the 96 variants against the demo's contract, which they
         // break, so every event is flagged (unknown fields, duplicate) and reported.
-        progress?.setStatus("full stack send cost")
+        progress?("full stack send cost")
         let stackSends = min(sends, 100_000)
         let breakdownSends = min(sends, 20_000)
-        let distinct = (0..<(stackSends + breakdownSends)).map { load.distinctUserData(for: $0) }
-        let stack = try await StackPhase(contractJSON: BenchContract.json, userData: Array(distinct[..<stackSends]),
-                                         breakdownUserData: Array(distinct[stackSends...]), directory: directory).run(name: "stack")
+        let distinct = (0..<stackSends).map { load.distinctUserData(for: $0) }
+        let stack = try await StackPhase(contractJSON: BenchContract.json, userData: distinct,
+                                         breakdownRounds: breakdownSends, directory: directory).run(name: "stack")
         result.add("send_ns_p50_stack", Double(stack.latencies[stack.latencies.count / 2]), unit: "ns", target: "≤ 2000")
         result.add("send_ns_p99_stack", Double(stack.latencies[stack.latencies.count * 99 / 100]), unit: "ns")
         result.add("bytes_per_event_stack", stack.bytesPerEvent, unit: "B", target: "≤ 300")
         for stage in stack.stages {
             result.add("stage_ns_\(stage.name)", Double(stage.nanosecondsP50), unit: "ns", target: "(p50)")
         }
-        progress?.setStatus("full stack send cost, every event flagged")
+        progress?("full stack send cost, every event flagged")
         let repeated = (0..<min(sends, 50_000)).map { variants[$0 % 96] }
-        let flagged = try await StackPhase(contractJSON: DemoContract.json, userData: repeated, directory: directory).run(name: "flagged")
+        let flagged = try await StackPhase(contractJSON: flaggedContractJSON, userData: repeated, directory: directory).run(name: "flagged")
         result.add("send_ns_p50_stack_flagged", Double(flagged.latencies[flagged.latencies.count / 2]), unit: "ns", target: "(every event flagged)")
         result.add("bytes_per_event_stack_flagged", flagged.bytesPerEvent, unit: "B", target: "(flags stored)")
 
         // 6. The peer workload, in fresh child processes (see PeerWorkload): the median of three
         // runs and the highest, since a peak moves with what else the machine is doing.
-        progress?.setStatus("peer workload (child processes)")
+        progress?("peer workload (child processes)")
         let peaks = try (0..<3).map { _ in try PeerWorkload.measureInChild() }.sorted()
         result.add(PeerWorkload.key, peaks[1], unit: "MB", target: "< \(PeerWorkload.peerPeakMegabytes) (quoted peer; median of 3)")
         result.add(PeerWorkload.key + "_max", peaks[2], unit: "MB", target: "(highest of the 3)")

@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -11,10 +12,7 @@ import Darwin
 /// Each request takes the next scripted ``Action`` (or ``defaultAction``): answer, drop the
 /// connection, or stall. Every request is recorded, and the server tracks how many requests it
 /// was handling at once. It stops itself after `lifetime` seconds, and on ``stop()``.
-public final class LoopbackHTTPServer: @unchecked Sendable {
-    // Safe: the mutable state (`script`, `recorded`, counters) is only touched while holding
-    // `lock`; `listener` and `port` are fixed after init.
-
+public final class LoopbackHTTPServer: Sendable {
     /// The port, chosen by the kernel.
     public let port: UInt16
     /// `http://127.0.0.1:<port>`.
@@ -25,13 +23,17 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     private let listener: LoopbackListener
     private let recordBodies: Bool
     private let recordRequests: Bool
-    private let lock = NSLock()
-    private var script: [Action] = []
-    private var recorded: [Request] = []
-    private var active = 0
-    private var maxActive = 0
-    private var total = 0
-    private var totalBytes = 0
+    private let state = LockedValue(State())
+
+    /// The script and what the server has seen.
+    private struct State {
+        var script: [Action] = []
+        var recorded: [Request] = []
+        var active = 0
+        var maxActive = 0
+        var total = 0
+        var totalBytes = 0
+    }
 
     /// Starts a server.
     /// - Parameters:
@@ -55,16 +57,16 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     public func enqueue(_ actions: Action...) { enqueue(actions) }
 
     /// Adds actions for the next requests, in order.
-    public func enqueue(_ actions: [Action]) { lock.withLock { script.append(contentsOf: actions) } }
+    public func enqueue(_ actions: [Action]) { state.withLock { $0.script.append(contentsOf: actions) } }
 
     /// Every request received, in order (none when requests are not recorded).
-    public var requests: [Request] { lock.withLock { recorded } }
+    public var requests: [Request] { state.withLock { $0.recorded } }
     /// The number of requests received.
-    public var requestCount: Int { lock.withLock { total } }
+    public var requestCount: Int { state.withLock { $0.total } }
     /// The total request body bytes received.
-    public var receivedBodyBytes: Int { lock.withLock { totalBytes } }
+    public var receivedBodyBytes: Int { state.withLock { $0.totalBytes } }
     /// The most requests that were being handled at the same moment.
-    public var maxConcurrentRequests: Int { lock.withLock { maxActive } }
+    public var maxConcurrentRequests: Int { state.withLock { $0.maxActive } }
 
     /// Stops accepting and closes every connection.
     public func stop() { listener.stop() }
@@ -89,19 +91,19 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             guard readBody(connection, &buffer, upTo: bodyEnd, chunk: &chunk) else { return }
             let body = recordBodies ? Data(buffer[head.bodyStart..<bodyEnd]) : Data()
             buffer.removeFirst(bodyEnd)
-            let action: Action = lock.withLock {
-                active += 1
-                maxActive = max(maxActive, active)
-                total += 1
-                totalBytes += head.contentLength
-                let next = script.isEmpty ? defaultAction : script.removeFirst()
+            let action: Action = state.withLock { state in
+                state.active += 1
+                state.maxActive = max(state.maxActive, state.active)
+                state.total += 1
+                state.totalBytes += head.contentLength
+                let next = state.script.isEmpty ? defaultAction : state.script.removeFirst()
                 if recordRequests {
-                    recorded.append(Request(method: head.method, path: head.path, headers: head.headers,
-                                            body: body, bodyLength: head.contentLength, action: next))
+                    state.recorded.append(Request(method: head.method, path: head.path, headers: head.headers,
+                                                  body: body, bodyLength: head.contentLength, action: next))
                 }
                 return next
             }
-            defer { lock.withLock { active -= 1 } }
+            defer { state.withLock { $0.active -= 1 } }
             switch action {
             case .drop:
                 return

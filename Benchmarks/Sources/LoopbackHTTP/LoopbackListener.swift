@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -10,10 +11,7 @@ import Darwin
 /// ``start(_:)`` on a thread of its own, and is closed once the handler returns. It stops itself
 /// after `lifetime` seconds, and on ``stop()``, which shuts every open connection down, so that
 /// a handler blocked reading or writing returns.
-public final class LoopbackListener: @unchecked Sendable {
-    // Safe: `stopped`, `connections`, `accepted` and `handler` are only touched while holding
-    // `lock`; `descriptor`, `port` and `deadline` are fixed after init.
-
+public final class LoopbackListener: Sendable {
     /// Why a listener could not start.
     public struct StartError: Error, CustomStringConvertible {
         /// What failed, with `errno`.
@@ -27,11 +25,15 @@ public final class LoopbackListener: @unchecked Sendable {
 
     private let descriptor: Int32
     private let deadline: Date
-    private let lock = NSLock()
-    private var stopped = false
-    private var connections: Set<Int32> = []
-    private var accepted = 0
-    private var handler: (@Sendable (Int32) -> Void)?
+    private let state = LockedValue(State())
+
+    /// Whether it stopped, the open connections and the handler they go to.
+    private struct State {
+        var stopped = false
+        var connections: Set<Int32> = []
+        var accepted = 0
+        var handler: (@Sendable (Int32) -> Void)?
+    }
 
     /// Opens the socket and listens; nothing is accepted before ``start(_:)``.
     /// - Parameters:
@@ -93,24 +95,24 @@ public final class LoopbackListener: @unchecked Sendable {
 
     /// Starts accepting: every connection goes to `handler`, on a thread of its own.
     public func start(_ handler: @escaping @Sendable (Int32) -> Void) {
-        lock.withLock { self.handler = handler }
+        state.withLock { $0.handler = handler }
         let thread = Thread { [self] in acceptLoop() }
         thread.name = "LoopbackListener.accept"
         thread.start()
     }
 
     /// Whether the listener stopped.
-    public var isStopped: Bool { lock.withLock { stopped } }
+    public var isStopped: Bool { state.withLock { $0.stopped } }
     /// The connections accepted so far.
-    public var connectionCount: Int { lock.withLock { accepted } }
+    public var connectionCount: Int { state.withLock { $0.accepted } }
 
     /// Stops accepting and shuts every open connection down.
     public func stop() {
-        let open: Set<Int32>? = lock.withLock {
-            if stopped { return nil }
-            stopped = true
-            handler = nil
-            return connections
+        let open: Set<Int32>? = state.withLock { state in
+            if state.stopped { return nil }
+            state.stopped = true
+            state.handler = nil
+            return state.connections
         }
         guard let open else { return }
         shutdown(descriptor, Int32(SHUT_RDWR))
@@ -130,10 +132,10 @@ public final class LoopbackListener: @unchecked Sendable {
             #if canImport(Darwin)
             setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
             #endif
-            let serve: (@Sendable (Int32) -> Void)? = lock.withLock {
-                guard !stopped, let handler else { return nil }
-                connections.insert(connection)
-                accepted += 1
+            let serve: (@Sendable (Int32) -> Void)? = state.withLock { state in
+                guard !state.stopped, let handler = state.handler else { return nil }
+                state.connections.insert(connection)
+                state.accepted += 1
                 return handler
             }
             guard let serve else {
@@ -142,7 +144,7 @@ public final class LoopbackListener: @unchecked Sendable {
             }
             let thread = Thread { [self] in
                 serve(connection)
-                lock.withLock { _ = connections.remove(connection) }
+                state.withLock { _ = $0.connections.remove(connection) }
                 close(connection)
             }
             thread.name = "LoopbackListener.connection"

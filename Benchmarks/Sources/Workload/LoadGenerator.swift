@@ -4,28 +4,28 @@ import Tracking
 import Wishlist
 
 /// Sends a rotating mix of events across the three features, each with four userData fields.
-struct LoadGenerator {
+public struct LoadGenerator: Sendable {
     private let cart: EventReporter<Cart>
     private let wishlist: EventReporter<WishlistAnalytics>
     private let onboarding: EventReporter<OnboardingAnalytics>
 
     /// The mix sent straight to `plugins` (a Dispatcher), with no stages.
-    init(plugins: [any EventReporterPlugin]) {
+    public init(plugins: [any EventReporterPlugin]) {
         self.init(reporter: EventReporter(plugins: plugins, violationHandler: .silent))
     }
 
     /// The mix sent through `reporter`'s stages and plugins (`analytics.reporter(for:)`).
-    init(reporter: EventReporter<OnboardingAnalytics>) {
+    public init(reporter: EventReporter<OnboardingAnalytics>) {
         onboarding = reporter
         cart = onboarding.reporter(for: Cart.self)
         wishlist = onboarding.reporter(for: WishlistAnalytics.self)
     }
 
     /// An event like the ones the mix sends, for sizing.
-    func sampleEvent() -> TrackedEvent { trackedEvent(0, userData: userData(for: 0)) }
+    public func sampleEvent() -> TrackedEvent { trackedEvent(0, userData: userData(for: 0)) }
 
     /// The four userData fields of the `index`-th event of the mix.
-    func userData(for index: Int) -> UserData {
+    public func userData(for index: Int) -> UserData {
         switch index % 3 {
         case 0: ["sku": "sku-\(index % 97)", "quantity": .int(index % 3 + 1), "price": 19.99, "gift": false]
         case 1: ["itemID": "sku-\(index % 89)", "position": .int(index % 10), "source": "home", "sale": true]
@@ -35,7 +35,7 @@ struct LoadGenerator {
 
     /// The `index`-th event's four fields with its integer field set to `index`, so that no two
     /// events of a run are alike (none is flagged a duplicate).
-    func distinctUserData(for index: Int) -> UserData {
+    public func distinctUserData(for index: Int) -> UserData {
         var data = userData(for: index)
         switch index % 3 {
         case 0: data["quantity"] = .int(index)
@@ -46,7 +46,7 @@ struct LoadGenerator {
     }
 
     /// The `index`-th event of the mix as a plugin would see it before any stage.
-    func trackedEvent(_ index: Int, userData: UserData) -> TrackedEvent {
+    public func trackedEvent(_ index: Int, userData: UserData) -> TrackedEvent {
         switch index % 3 {
         case 0: TrackedEvent(category: Cart.category, name: Cart.Name.add.rawValue, action: Cart.Action.select.rawValue, userData: userData)
         case 1: TrackedEvent(category: WishlistAnalytics.category, name: WishlistAnalytics.Name.add.rawValue, action: WishlistAnalytics.Action.tap.rawValue, userData: userData)
@@ -56,11 +56,11 @@ struct LoadGenerator {
 
     /// Sends the `index`-th event of the mix and returns its receipts.
     @discardableResult
-    func send(_ index: Int) -> [Receipt] { send(index, userData: userData(for: index)) }
+    public func send(_ index: Int) -> [Receipt] { send(index, userData: userData(for: index)) }
 
     /// Sends the `index`-th event of the mix with data made beforehand (the bench times only this).
     @discardableResult
-    func send(_ index: Int, userData: UserData) -> [Receipt] {
+    public func send(_ index: Int, userData: UserData) -> [Receipt] {
         switch index % 3 {
         case 0: cart.send(name: .add, action: .select, userData: userData)
         case 1: wishlist.send(name: .add, action: .tap, userData: userData)

@@ -4,6 +4,7 @@ import Dispatcher
 import Foundation
 import Onboarding
 import Tracking
+import Workload
 
 /// The send cost on the path an app runs, `analytics.reporter(for:)`, with every data-quality
 /// stage on: privacy gate (a consent category), contract validator, duplicate detector,
@@ -13,8 +14,9 @@ struct StackPhase {
     let contractJSON: String
     /// The userData of each send, in order: made beforehand, so only `send` is timed.
     let userData: [UserData]
-    /// The userData of the sends timed stage by stage, after the others (none when empty).
-    var breakdownUserData: [UserData] = []
+    /// Rounds of the stage breakdown, after the other sends (none when 0): each sends one
+    /// distinct event through every reporter of a ``StageBreakdown``.
+    var breakdownRounds = 0
     /// The folder the store and contract go in.
     let directory: URL
 
@@ -25,11 +27,10 @@ struct StackPhase {
         /// The store's bytes per event after close.
         let bytesPerEvent: Double
         /// Where the time goes, stage by stage (empty unless asked for).
-        let stages: [StageBreakdown.Stage]
+        let stages: [StageBreakdown<OnboardingAnalytics>.Stage]
     }
 
-    /// Sends every `userData` through the stack, then every `breakdownUserData` one stage at a
-    /// time; drains and closes.
+    /// Sends every `userData` through the stack, then the breakdown's rounds; drains and closes.
     /// - Throws: ``BenchError`` when a stage is not on or an event did not reach the store.
     func run(name: String) async throws -> Figures {
         let contractPath = directory.appendingPathComponent("\(name)-contract.json").path
@@ -51,11 +52,16 @@ struct StackPhase {
             app.send(index, userData: data)
             latencies[index] = DispatchTime.now().uptimeNanoseconds - start
         }
-        var breakdown = StageBreakdown.Measurement(stages: [], sent: 0)
-        if !breakdownUserData.isEmpty {
+        var breakdown = StageBreakdown<OnboardingAnalytics>.Measurement(stages: [], sent: 0)
+        if breakdownRounds > 0 {
+            let stages = StageBreakdown(reporter: stack.reporter(for: OnboardingAnalytics.self))
+            let apps = stages.reporters.map(LoadGenerator.init(reporter:))
             let offset = userData.count
-            breakdown = StageBreakdown(processors: stack.quality.processors, dispatcher: stack.dispatcher)
-                .measure(count: breakdownUserData.count) { app.trackedEvent(offset + $0, userData: breakdownUserData[$0]) }
+            breakdown = stages.measure(rounds: breakdownRounds) { index in
+                (offset + index, app.distinctUserData(for: offset + index))
+            } send: { reporter, input in
+                apps[reporter].send(input.0, userData: input.1)
+            }
         }
         let drained = await stack.drain(timeout: 600)
         let counters = stack.counters

@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 
 /// Resident memory of this process, from `/proc/self/status` (Linux; 0 elsewhere).
 ///
@@ -32,21 +33,22 @@ enum ResidentMemory {
     }
 
     /// Samples resident memory every few milliseconds on its own thread and keeps the peaks.
-    final class Sampler: @unchecked Sendable {
-        // Safe: `peak`, `peakAnonymous` and `running` are only touched while holding `lock`.
-        private let lock = NSLock()
-        private var peak = 0.0
-        private var peakAnonymous = 0.0
-        private var running = true
+    final class Sampler: Sendable {
+        private struct State {
+            var peak = 0.0
+            var peakAnonymous = 0.0
+            var running = true
+        }
+
+        private let state = LockedValue(State())
 
         init() {
-            Thread.detachNewThread { [self] in
-                while lock.withLock({ running }) {
+            Thread.detachNewThread { [state] in
+                while state.withLock({ $0.running }) {
                     let reading = ResidentMemory.fields("VmRSS", "RssAnon")
-                    let (total, anonymous) = (reading[0], reading[1])
-                    lock.withLock {
-                        peak = max(peak, total)
-                        peakAnonymous = max(peakAnonymous, anonymous)
+                    state.withLock {
+                        $0.peak = max($0.peak, reading[0])
+                        $0.peakAnonymous = max($0.peakAnonymous, reading[1])
                     }
                     usleep(5_000)
                 }
@@ -57,9 +59,9 @@ enum ResidentMemory {
         func stop() -> (total: Double, anonymous: Double) {
             let total = ResidentMemory.currentMegabytes()
             let anonymous = ResidentMemory.anonymousMegabytes()
-            return lock.withLock {
-                running = false
-                return (max(peak, total), max(peakAnonymous, anonymous))
+            return state.withLock {
+                $0.running = false
+                return (max($0.peak, total), max($0.peakAnonymous, anonymous))
             }
         }
     }
