@@ -90,6 +90,12 @@ let package = Package(
             dependencies: [dispatcher, dispatcherTestKit, tracking, trackingTestKit, dataQuality, "TestSupport"],
             swiftSettings: strictSettings
         ),
+        // An app's view of DispatcherTestKit: public API only, no `@testable`.
+        .testTarget(
+            name: "DispatcherTestKitTests",
+            dependencies: [dispatcher, dispatcherTestKit, tracking],
+            swiftSettings: strictSettings
+        ),
 
         // MARK: Analytics runtime
         .testTarget(

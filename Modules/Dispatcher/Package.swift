@@ -32,7 +32,7 @@ let package = Package(
             name: "Dispatcher",
             dependencies: [
                 "CSQLite", .target(name: "CCurl", condition: .when(platforms: [.linux])),
-                .product(name: "Tracking", package: "Tracking"), .product(name: "TrackingJSON", package: "Tracking"),
+                .product(name: "Tracking", package: "Tracking"),
             ],
             resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: strictSettings

@@ -8,7 +8,6 @@ let package = Package(
         .library(name: "Tracking", targets: ["Tracking"]),
         .library(name: "TrackingTestKit", targets: ["TrackingTestKit"]),
         .library(name: "DataQuality", targets: ["DataQuality"]),
-        .library(name: "TrackingJSON", targets: ["TrackingJSON"]),
     ],
     targets: [
         // MARK: Tracking: the core, zero dependencies
@@ -28,12 +27,6 @@ let package = Package(
             name: "DataQuality",
             dependencies: ["Tracking"],
             resources: [.copy("PrivacyInfo.xcprivacy")],
-            swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]
-        ),
-        // MARK: TrackingJSON: the core's JSON writer, for packages that encode events
-        .target(
-            name: "TrackingJSON",
-            dependencies: ["Tracking"],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny"), .enableUpcomingFeature("MemberImportVisibility")]
         ),
     ],

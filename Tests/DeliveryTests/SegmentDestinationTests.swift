@@ -1,5 +1,5 @@
 @testable import Dispatcher
-@testable import DispatcherTestKit
+import DispatcherTestKit
 import Foundation
 import Testing
 import Tracking

@@ -1,5 +1,5 @@
 @testable import Dispatcher
-@testable import DispatcherTestKit
+import DispatcherTestKit
 import DataQuality
 import Foundation
 import Testing

@@ -136,7 +136,7 @@ struct BadInputTests {
         var mustReject = Set<UUID>()
         var mustDeliver = Set<UUID>()
         for event in sent {
-            let size = event.knownJSONBytes ?? JSONText.encode(.object(event.userData)).utf8.count
+            let size = event.knownJSONBytes ?? Tracking.JSONText.encode(.object(event.userData)).utf8.count
             if size > 34_000 { mustReject.insert(event.id) } else if size < 30_000 { mustDeliver.insert(event.id) }
         }
         #expect(mustReject.count >= 10, "the run made too few oversized events: \(mustReject.count)")

@@ -8,12 +8,13 @@ extension Analytics {
     /// cannot be read yet (it forwards to the real stack's stages once it opens).
     var processors: [any EventProcessor] { gate.isOpen ? gate.stack.processors : [gate] }
 
-    /// Identifiers, session and privacy state live in the store's metadata: one file to purge.
-    static func metadataStore(of dispatcher: Dispatcher) -> any IdentityStore {
+    /// Identifiers, session and privacy state live in the Dispatcher's identity record, in the
+    /// store: one file to purge.
+    static func identityStore(of dispatcher: Dispatcher) -> any IdentityStore {
         ClosureIdentityStore(
-            get: { try? dispatcher.metadata($0) },
-            set: { try dispatcher.setMetadata($0, $1) },
-            remove: { try dispatcher.setMetadata($0, nil) })
+            get: { try? dispatcher.savedIdentity($0) },
+            set: { try dispatcher.saveIdentity($1, for: $0) },
+            remove: { try dispatcher.saveIdentity(nil, for: $0) })
     }
 
     /// Applies `stack`'s privacy changes to the stored events, starting with its saved state
@@ -35,7 +36,7 @@ extension Analytics {
     /// changed meanwhile is written to the store, the real stack is built over it (reading the
     /// stored identity, session and privacy state), and the held events go through it.
     func completeStart(recipe: StackRecipe, provisional: ProvisionalIdentityStore, location: StoreLocation) {
-        let store = Self.metadataStore(of: dispatcher)
+        let store = Self.identityStore(of: dispatcher)
         let diagnostics = recipe.diagnostics
         for problem in provisional.replay(onto: store) {
             diagnostics.record(.storage, code: "identity_provisional", message: problem)

@@ -129,7 +129,7 @@ public final class Analytics: Sendable {
             application: application, device: device, currentDevice: currentDevice, providers: contextProviders,
             redactionKeyPath: StackRecipe.redactionKeyPath(of: storePath))
         let provisional = waiting ? ProvisionalIdentityStore() : nil
-        gate = StartGate(stack: recipe.make(store: provisional ?? Self.metadataStore(of: dispatcher), readingKey: !waiting),
+        gate = StartGate(stack: recipe.make(store: provisional ?? Self.identityStore(of: dispatcher), readingKey: !waiting),
                          waiting: waiting, capacity: configuration.batch.overflowQueueSize)
         self.plugins = plugins + [dispatcher]
         callReporter = EventReporter(plugins: self.plugins, processors: waiting ? [gate] : gate.stack.processors)

@@ -18,7 +18,7 @@ extension AnalyticsConfiguration: Codable {
     /// Decodes a configuration; `store` is required, absent keys keep their defaults, unknown
     /// keys are errors. Call ``validate()`` (the throwing initializers do) to check the values.
     public init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.stringValue)))
+        try ConfigurationDecoder.rejectUnknownKeys(CodingKeys.self, in: decoder)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(storePath: try container.decode(String.self, forKey: .storePath))
         appID = try container.decodeIfPresent(String.self, forKey: .appID) ?? appID

@@ -151,7 +151,7 @@ extension AnalyticsConfiguration.DestinationSettings: Codable {
 
     /// Decodes a destination; unknown keys are errors.
     public init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.stringValue)))
+        try ConfigurationDecoder.rejectUnknownKeys(CodingKeys.self, in: decoder)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let name = try container.decode(String.self, forKey: .format)
         guard let format = Format(rawValue: name) else {

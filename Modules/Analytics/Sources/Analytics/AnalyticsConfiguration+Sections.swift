@@ -21,7 +21,7 @@ extension AnalyticsConfiguration {
 
         /// Decodes the settings; absent keys keep their defaults, unknown keys are errors.
         public init(from decoder: any Decoder) throws {
-            try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.stringValue)))
+            try ConfigurationDecoder.rejectUnknownKeys(CodingKeys.self, in: decoder)
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.init()
             keys = try container.decodeIfPresent([String].self, forKey: .keys) ?? keys
@@ -46,7 +46,7 @@ extension AnalyticsConfiguration {
 
         /// Decodes the settings; absent keys keep their defaults, unknown keys are errors.
         public init(from decoder: any Decoder) throws {
-            try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.stringValue)))
+            try ConfigurationDecoder.rejectUnknownKeys(CodingKeys.self, in: decoder)
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.init()
             foregroundTimeout = try container.decodeIfPresent(Double.self, forKey: .foregroundTimeout) ?? foregroundTimeout
@@ -77,7 +77,7 @@ extension AnalyticsConfiguration {
 
         /// Decodes the settings; absent keys keep their defaults, unknown keys are errors.
         public init(from decoder: any Decoder) throws {
-            try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.stringValue)))
+            try ConfigurationDecoder.rejectUnknownKeys(CodingKeys.self, in: decoder)
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.init()
             trackAsEvents = try container.decodeIfPresent(Bool.self, forKey: .trackAsEvents) ?? trackAsEvents
@@ -113,7 +113,7 @@ extension AnalyticsConfiguration {
 
         /// Decodes the settings; absent keys keep their defaults, unknown keys are errors.
         public init(from decoder: any Decoder) throws {
-            try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.stringValue)))
+            try ConfigurationDecoder.rejectUnknownKeys(CodingKeys.self, in: decoder)
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.init()
             observeNotifications = try container.decodeIfPresent(Bool.self, forKey: .observeNotifications) ?? observeNotifications

@@ -52,7 +52,7 @@ public struct BatchConfiguration: Sendable, Equatable, Codable {
     /// Decodes batch settings from JSON: absent keys keep their defaults, unknown keys are errors
     /// (a typo must not silently fall back to a default).
     public init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.stringValue)))
+        try ConfigurationDecoder.rejectUnknownKeys(CodingKeys.self, in: decoder)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = BatchConfiguration()
         maxQueueSize = try container.decodeIfPresent(Int.self, forKey: .maxQueueSize) ?? defaults.maxQueueSize
@@ -77,6 +77,3 @@ public struct BatchConfiguration: Sendable, Equatable, Codable {
         if initialEventsCount < 0 { throw ConfigurationError(field: "initialEventsCount", reason: "must not be negative, got \(initialEventsCount)") }
     }
 }
-
-/// ``BatchConfiguration`` under the name DESIGN.md uses.
-public typealias BatchConfig = BatchConfiguration

@@ -36,17 +36,17 @@ extension Dispatcher {
     /// or was forgotten (the Dispatcher keeps ``DispatcherConfiguration/timelineCapacity`` events).
     public func timeline(of id: UUID) -> [TimelineStep] { timeline.steps(of: id) }
 
-    /// The value stored under `key` in the store's metadata, which ``purge()`` clears with the
-    /// events (identifiers, session and privacy state).
+    /// The value stored under `key` in the store's metadata: the identity record's fields and
+    /// the Dispatcher's own state (keys starting with `_`, which ``purge()`` keeps).
     /// - Throws: ``StoreError/closed(path:)`` while the store is not open.
-    public func metadata(_ key: String) throws -> String? {
+    func metadata(_ key: String) throws -> String? {
         guard let store else { throw StoreError.closed(path: configuration.storePath) }
         return try store.metadata(key)
     }
 
     /// Stores `value` under `key` in the store's metadata; `nil` removes the key.
     /// - Throws: ``StoreError/closed(path:)`` while the store is not open.
-    public func setMetadata(_ key: String, _ value: String?) throws {
+    func setMetadata(_ key: String, _ value: String?) throws {
         guard let store else { throw StoreError.closed(path: configuration.storePath) }
         try store.setMetadata(key, value)
     }

@@ -1,14 +1,16 @@
 import Dispatcher
 import Foundation
 
-/// A ``Dispatcher/DeliveryQueue`` in memory, for tests of delivery without a store.
+/// A ``Dispatcher/DeliveryQueue`` in memory, for this repository's tests of the delivery worker
+/// without a store. Not public: the queue protocol and the worker are the Dispatcher's own; an
+/// app's tests use ``RecordingDestination`` with a real ``Dispatcher/Dispatcher`` instead.
 ///
 /// It follows the store's rules: claims take due pending events oldest first within the count
 /// and byte limits (always at least one), only in-flight events can be settled, and
 /// acknowledged events leave. It also counts what happened, and fails on demand. Every
 /// operation costs time in proportion to the events it touches, so it can hold a large backlog
 /// for throughput tests.
-public final class InMemoryDeliveryQueue: DeliveryQueue, @unchecked Sendable {
+package final class InMemoryDeliveryQueue: DeliveryQueue, @unchecked Sendable {
     // Safe: every stored property below is only touched while holding `lock`.
     private let lock = NSLock()
     /// Rows in order; nil once acknowledged. `slots[i]` has absolute position `base + i`.
@@ -24,7 +26,7 @@ public final class InMemoryDeliveryQueue: DeliveryQueue, @unchecked Sendable {
     private var failure: (any Error)?
 
     /// Creates an empty queue.
-    public init() {}
+    package init() {}
 
     /// Creates a queue holding `events` as pending, created at `createdAt`.
     package convenience init(events: [EncodedEvent], createdAt: Date = Date()) {
@@ -46,21 +48,21 @@ public final class InMemoryDeliveryQueue: DeliveryQueue, @unchecked Sendable {
     }
 
     /// Every row still held (pending, in flight or rejected), in order.
-    public var storedEvents: [StoredEvent] { lock.withLock { slots.compactMap { $0 } } }
+    package var storedEvents: [StoredEvent] { lock.withLock { slots.compactMap { $0 } } }
     /// The rows with `status`.
-    public func events(_ status: EventStatus) -> [StoredEvent] {
+    package func events(_ status: EventStatus) -> [StoredEvent] {
         lock.withLock { slots.compactMap { $0?.status == status ? $0 : nil } }
     }
     /// The ids acknowledged so far, in order of acknowledgement.
-    public var acknowledged: [UUID] { lock.withLock { acknowledgedIDs } }
+    package var acknowledged: [UUID] { lock.withLock { acknowledgedIDs } }
     /// How many batches were claimed.
-    public var claims: Int { lock.withLock { claimCount } }
+    package var claims: Int { lock.withLock { claimCount } }
 
     /// Makes every later call throw `error` (nil to heal).
-    public func failNextCalls(with error: (any Error)?) { lock.withLock { failure = error } }
+    package func failNextCalls(with error: (any Error)?) { lock.withLock { failure = error } }
 
     /// Claims due pending events, oldest first, within `limit` and `maxBytes` (at least one).
-    public func claimBatch(limit: Int, maxBytes: Int, now: Date) throws -> [StoredEvent] {
+    package func claimBatch(limit: Int, maxBytes: Int, now: Date) throws -> [StoredEvent] {
         try lock.withLock {
             if let failure { throw failure }
             return claimLocked(limit: limit, maxBytes: maxBytes, now: now)
@@ -69,7 +71,7 @@ public final class InMemoryDeliveryQueue: DeliveryQueue, @unchecked Sendable {
 
     /// Acknowledges `ids`, then claims the next batch, under one lock: when it throws (an
     /// injected failure), neither happened.
-    public func acknowledge(_ ids: [UUID], thenClaim limit: Int, maxBytes: Int, now: Date) throws -> [StoredEvent] {
+    package func acknowledge(_ ids: [UUID], thenClaim limit: Int, maxBytes: Int, now: Date) throws -> [StoredEvent] {
         try lock.withLock {
             if let failure { throw failure }
             acknowledgeLocked(ids)
@@ -99,7 +101,7 @@ public final class InMemoryDeliveryQueue: DeliveryQueue, @unchecked Sendable {
     }
 
     /// Removes acknowledged in-flight events.
-    public func acknowledge(_ ids: [UUID]) throws {
+    package func acknowledge(_ ids: [UUID]) throws {
         try lock.withLock {
             if let failure { throw failure }
             acknowledgeLocked(ids)
@@ -122,7 +124,7 @@ public final class InMemoryDeliveryQueue: DeliveryQueue, @unchecked Sendable {
     }
 
     /// Returns in-flight events to pending with an attempt counted.
-    public func scheduleRetry(_ ids: [UUID], nextAttemptAt: Date, error: String) throws {
+    package func scheduleRetry(_ ids: [UUID], nextAttemptAt: Date, error: String) throws {
         try update(ids) { row in
             row.status = .pending
             row.attempts += 1
@@ -132,7 +134,7 @@ public final class InMemoryDeliveryQueue: DeliveryQueue, @unchecked Sendable {
     }
 
     /// Moves in-flight events to rejected with an attempt counted.
-    public func reject(_ ids: [UUID], reason: String) throws {
+    package func reject(_ ids: [UUID], reason: String) throws {
         try update(ids) { row in
             row.status = .rejected
             row.attempts += 1
@@ -141,7 +143,7 @@ public final class InMemoryDeliveryQueue: DeliveryQueue, @unchecked Sendable {
     }
 
     /// Returns in-flight events to pending without counting an attempt.
-    public func release(_ ids: [UUID]) throws {
+    package func release(_ ids: [UUID]) throws {
         try update(ids) { row in row.status = .pending }
     }
 

@@ -73,7 +73,7 @@ public struct RetryPolicy: Sendable, Equatable, Codable {
     /// Decodes a policy from JSON: absent keys keep their defaults, unknown keys are errors.
     /// `jitter` is `"full"`, `"equal"` or `"none"`.
     public init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.stringValue)))
+        try ConfigurationDecoder.rejectUnknownKeys(CodingKeys.self, in: decoder)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init()
         baseDelay = try container.decodeIfPresent(Double.self, forKey: .baseDelay) ?? baseDelay

@@ -1,6 +1,5 @@
 import Foundation
 import Tracking
-import TrackingJSON
 
 /// Fast writers for the values every wire format needs: ids, timestamps, spliced fragments.
 extension JSONWriter {

@@ -1,6 +1,5 @@
 import Foundation
 import Tracking
-import TrackingJSON
 
 /// An event in the form the Dispatcher persists and delivers: scalar fields plus the
 /// userData, context and flags already encoded.

@@ -1,6 +1,5 @@
 import Foundation
 import Tracking
-import TrackingJSON
 
 /// A ``Tracking/SharedContext`` encoded once: its JSON object and a content hash, the key under
 /// which the journal and the store keep it once for every event that refers to it.

@@ -1,6 +1,5 @@
 import Foundation
 import Tracking
-import TrackingJSON
 
 /// Turns a binary blob (``BinaryValue``) into the JSON the JSON writer writes for the same
 /// values: numbers, dates and strings go through that writer, so formatting and escaping match,

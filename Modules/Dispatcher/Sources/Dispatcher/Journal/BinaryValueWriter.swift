@@ -1,6 +1,5 @@
 import Foundation
 import Tracking
-import TrackingJSON
 
 /// Writes userData, context and flags in the binary form of ``BinaryValue``: the size is
 /// computed first, then the bytes are written through a pointer into one exactly sized array.

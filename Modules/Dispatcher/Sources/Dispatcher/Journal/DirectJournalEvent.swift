@@ -1,6 +1,5 @@
 import Foundation
 import Tracking
-import TrackingJSON
 
 /// An event on its way into the journal whose userData and own context are written in their
 /// binary form straight into the record, under the journal's lock, with no intermediate

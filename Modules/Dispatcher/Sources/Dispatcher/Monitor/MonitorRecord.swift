@@ -1,6 +1,5 @@
 import Foundation
 import Tracking
-import TrackingJSON
 
 /// One event as the monitor shows and exports it: its fields, status and delivery timeline.
 public struct MonitorRecord: Sendable, Equatable, Codable {

@@ -23,7 +23,7 @@ public struct CategoryContract: Sendable, Equatable, Codable {
 
     /// Decodes the rules, rejecting unknown keys.
     public init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.stringValue)))
+        try ConfigurationDecoder.rejectUnknownKeys(CodingKeys.self, in: decoder)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         fields = try container.decodeIfPresent([String: FieldRule].self, forKey: .fields) ?? [:]
         events = try container.decodeIfPresent([EventContract].self, forKey: .events) ?? []

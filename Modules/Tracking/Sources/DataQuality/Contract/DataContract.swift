@@ -38,7 +38,7 @@ public struct DataContract: Sendable, Equatable, Codable {
 
     /// Decodes a contract, rejecting unknown keys at every level.
     public init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.stringValue)))
+        try ConfigurationDecoder.rejectUnknownKeys(CodingKeys.self, in: decoder)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         categories = try container.decodeIfPresent([String: CategoryContract].self, forKey: .categories) ?? [:]
         flagsUnknownCategories = try container.decodeIfPresent(Bool.self, forKey: .flagsUnknownCategories) ?? false

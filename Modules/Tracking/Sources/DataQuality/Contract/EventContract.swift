@@ -23,7 +23,7 @@ public struct EventContract: Sendable, Equatable, Codable {
 
     /// Decodes the rules, rejecting unknown keys.
     public init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.stringValue)))
+        try ConfigurationDecoder.rejectUnknownKeys(CodingKeys.self, in: decoder)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
         action = try container.decodeIfPresent(String.self, forKey: .action)

@@ -84,7 +84,7 @@ extension FieldRule: Codable {
     /// type or format, a pattern that does not compile, an allowed value or default of the
     /// wrong type).
     public init(from decoder: any Decoder) throws {
-        try decoder.rejectUnknownKeys(Set(CodingKeys.allCases.map(\.stringValue)))
+        try ConfigurationDecoder.rejectUnknownKeys(CodingKeys.self, in: decoder)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let typeName = try container.decode(String.self, forKey: .type)
         guard let type = FieldType(rawValue: typeName) else {

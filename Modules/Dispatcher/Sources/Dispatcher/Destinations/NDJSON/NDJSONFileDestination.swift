@@ -1,6 +1,5 @@
 import Foundation
 import Tracking
-import TrackingJSON
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

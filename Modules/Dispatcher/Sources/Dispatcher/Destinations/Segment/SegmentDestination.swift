@@ -1,6 +1,5 @@
 import Foundation
 import Tracking
-import TrackingJSON
 
 /// Delivers to a Segment-compatible batch API (`POST {endpoint}/v1/batch`), the format Segment,
 /// RudderStack, Jitsu and others accept.

@@ -1,5 +1,4 @@
 import Tracking
-import TrackingJSON
 
 extension SnowplowDestination {
     /// The context's Snowplow entities (`shared`, a JSON array) with `eventIndex` written into

@@ -1,6 +1,5 @@
 import Foundation
 import Tracking
-import TrackingJSON
 
 /// Delivers to a Snowplow collector: `POST {endpoint}/com.snowplowanalytics.snowplow/tp2` with a
 /// payload_data 1-0-4 body, `{"schema":"iglu:…/payload_data/jsonschema/1-0-4","data":[…]}`.

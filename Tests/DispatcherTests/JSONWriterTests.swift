@@ -1,12 +1,19 @@
 import Foundation
 import Testing
-@testable import Tracking
+@testable import Dispatcher
+import Tracking
 
 /// The hand-written JSON writer: escaping and numbers, checked against `JSONSerialization`.
 struct JSONWriterTests {
     func written(_ text: String) -> String {
         var writer = JSONWriter()
         writer.string(text)
+        return writer.string
+    }
+
+    func encoded(_ value: UserDataValue) -> String {
+        var writer = JSONWriter()
+        writer.value(value)
         return writer.string
     }
 
@@ -46,12 +53,12 @@ struct JSONWriterTests {
 
     @Test func objectsHaveSortedKeysSoOutputIsStable() {
         let value: UserDataValue = ["zeta": 1, "alpha": ["b": 2, "a": 1], "mid": [true, nil]]
-        #expect(JSONText.encode(value) == #"{"alpha":{"a":1,"b":2},"mid":[true,null],"zeta":1}"#)
+        #expect(encoded(value) == #"{"alpha":{"a":1,"b":2},"mid":[true,null],"zeta":1}"#)
     }
 
     @Test func writtenUserDataParsesBackToTheSameValues() throws {
         let value: UserDataValue = ["name": "Zoë \"Z\"\n", "n": -7, "x": 0.25, "ok": false, "tags": ["a", "\\"]]
-        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(JSONText.encode(value).utf8)) as? [String: Any])
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(encoded(value).utf8)) as? [String: Any])
         #expect(parsed["name"] as? String == "Zoë \"Z\"\n")
         #expect(parsed["n"] as? Int == -7)
         #expect(parsed["x"] as? Double == 0.25)

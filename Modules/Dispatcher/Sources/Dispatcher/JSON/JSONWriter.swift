@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 
 /// A fast, allocation-light JSON writer that appends UTF-8 bytes to a buffer.
 ///
@@ -11,37 +12,37 @@ import Foundation
 /// deeper one is written as ``UserDataValue/truncationPlaceholder`` and ``truncated`` is set.
 /// So the output always parses, and the writer never recurses deeper than that.
 ///
-/// Not part of the core's public API: the modules of this package use it directly, other
-/// packages through the `TrackingJSON` library.
-package struct JSONWriter: Sendable {
+/// The core writes the same text with a simpler, slower encoder for its own output
+/// (`description`, the console); a test in `DispatcherTests` holds the two to the same text.
+struct JSONWriter: Sendable {
     /// The bytes written so far.
-    package private(set) var bytes: [UInt8]
+    private(set) var bytes: [UInt8]
     /// Whether something nested deeper than ``UserDataValue/maximumDepth`` was written as the
     /// placeholder.
-    package private(set) var truncated = false
+    private(set) var truncated = false
     /// The arrays and objects of a value being written that are open.
     private var nesting = 0
 
     /// Creates a writer.
     /// - Parameter capacity: bytes to reserve up front.
-    package init(capacity: Int = 256) {
+    init(capacity: Int = 256) {
         bytes = []
         bytes.reserveCapacity(capacity)
     }
 
     /// The bytes written so far, as a string.
-    package var string: String { String(decoding: bytes, as: UTF8.self) }
+    var string: String { String(decoding: bytes, as: UTF8.self) }
 
     /// Appends raw, already-valid JSON bytes.
-    package mutating func raw(_ text: StaticString) {
+    mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     /// Appends raw, already-valid JSON bytes.
-    package mutating func raw(bytes other: some Collection<UInt8>) { bytes.append(contentsOf: other) }
+    mutating func raw(bytes other: some Collection<UInt8>) { bytes.append(contentsOf: other) }
 
     /// Appends a JSON string literal, escaped.
-    package mutating func string(_ value: String) {
+    mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         var utf8 = value.utf8
         let fast: Void? = utf8.withContiguousStorageIfAvailable { buffer in
@@ -89,7 +90,7 @@ package struct JSONWriter: Sendable {
     }
 
     /// Appends an integer.
-    package mutating func int(_ value: some BinaryInteger) {
+    mutating func int(_ value: some BinaryInteger) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         var magnitude = UInt64(truncatingIfNeeded: value.magnitude)
         if magnitude < 10 {
@@ -111,7 +112,7 @@ package struct JSONWriter: Sendable {
 
     /// Appends a double; a non-finite one is written as the string `"NaN"`, `"Infinity"` or
     /// `"-Infinity"`, since JSON has no form for it.
-    package mutating func double(_ value: Double) {
+    mutating func double(_ value: Double) {
         if value.isFinite {
             bytes.append(contentsOf: value.description.utf8)
         } else {
@@ -120,17 +121,17 @@ package struct JSONWriter: Sendable {
     }
 
     /// Appends `true` or `false`.
-    package mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }
+    mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }
 
     /// Appends `null`.
-    package mutating func null() { raw("null") }
+    mutating func null() { raw("null") }
 
     /// Appends a date as a quoted ISO-8601 string with milliseconds, in UTC.
-    package mutating func date(_ value: Date) { timestamp(milliseconds: JSONText.milliseconds(value)) }
+    mutating func date(_ value: Date) { timestamp(milliseconds: JSONText.milliseconds(value)) }
 
     /// Appends a time in milliseconds since 1970 as a quoted ISO-8601 UTC string with
     /// milliseconds, `"2026-11-21T10:00:00.123Z"`, without allocating.
-    package mutating func timestamp(milliseconds: Int64) {
+    mutating func timestamp(milliseconds: Int64) {
         bytes.append(UInt8(ascii: "\""))
         iso8601Digits(milliseconds: milliseconds)
         bytes.append(UInt8(ascii: "\""))
@@ -178,7 +179,7 @@ package struct JSONWriter: Sendable {
     }
 
     /// Appends a ``UserDataValue``, cut at ``UserDataValue/maximumDepth``.
-    package mutating func value(_ value: UserDataValue) {
+    mutating func value(_ value: UserDataValue) {
         switch value {
         case .string(let text): string(text)
         case .int(let number): int(number)
@@ -204,7 +205,7 @@ package struct JSONWriter: Sendable {
     ///   - values: the members.
     ///   - sortedKeys: write keys in sorted order, so equal data gives equal bytes (default);
     ///     `false` writes them in the dictionary's order, which is cheaper.
-    package mutating func object(_ values: [String: UserDataValue], sortedKeys: Bool = true) {
+    mutating func object(_ values: [String: UserDataValue], sortedKeys: Bool = true) {
         guard enterContainer() else { return }
         bytes.append(UInt8(ascii: "{"))
         if values.count == 1 || !sortedKeys {
