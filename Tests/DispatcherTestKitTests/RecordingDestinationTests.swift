@@ -32,7 +32,7 @@ struct RecordingDestinationTests {
         let events = [Self.event("view"), Self.event("pay", ["amount": 12.5, "items": ["a", "b"]]), Self.event("done", ["ok": true])]
         for event in events { #expect(dispatcher.send(event) != nil) }
 
-        let report = await dispatcher.flush(timeout: 20)
+        let report = await dispatcher.drain(timeout: 20).report
 
         #expect(report.delivered == 3 && report.rejected == 0)
         let sent = try destination.sentEvents()
@@ -52,13 +52,13 @@ struct RecordingDestinationTests {
         let refused = [Self.event("first"), Self.event("second")]
         for event in refused { #expect(dispatcher.send(event) != nil) }
 
-        let first = await dispatcher.flush(timeout: 20)
+        let first = await dispatcher.drain(timeout: 20).report
         #expect(first.rejected == 2 && first.delivered == 0)
         #expect(dispatcher.counters.store.rejected == 2)
 
         let accepted = Self.event("third")
         #expect(dispatcher.send(accepted) != nil)
-        let second = await dispatcher.flush(timeout: 20)
+        let second = await dispatcher.drain(timeout: 20).report
         #expect(second.delivered == 1)
         #expect(destination.batches.map { $0.map(\.id) } == [refused.map(\.id), [accepted.id]])
         await dispatcher.close()
