@@ -38,7 +38,7 @@ struct StageBreakdown {
             var kept = true
             for (stage, processor) in processors.enumerated() where kept {
                 start = end
-                kept = processor.processInPlace(&event)
+                kept = processor.process(&event)
                 end = DispatchTime.now().uptimeNanoseconds
                 samples[stage + 1].append(end - start)
             }

@@ -61,8 +61,8 @@ struct DiagnosticsTests {
     @Test func theTallyCountsSentAndFlaggedEvents() {
         let diagnostics = Diagnostics()
         let tally = DiagnosticsTally(diagnostics)
-        _ = tally.process(TrackedEvent(category: "C", name: "n", action: "a"))
-        _ = tally.process(TrackedEvent(category: "C", name: "n", action: "a", flags: [EventFlag(code: "duplicate")]))
+        _ = tally.processed(TrackedEvent(category: "C", name: "n", action: "a"))
+        _ = tally.processed(TrackedEvent(category: "C", name: "n", action: "a", flags: [EventFlag(code: "duplicate")]))
         #expect(diagnostics.snapshot().count(.sent) == 2)
         #expect(diagnostics.snapshot().count(.flagged) == 1)
     }
