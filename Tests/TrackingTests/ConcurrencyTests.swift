@@ -64,7 +64,7 @@ struct ConcurrencyTests {
     }
 }
 
-/// A plugin that takes `delay` seconds per event, like a destination doing slow work inline.
+/// A plugin that takes `delay` seconds per event, like a vendor SDK plugin doing slow work inline.
 final class SlowPlugin: EventReporterPlugin, @unchecked Sendable {
     // Safe: `count` is only touched while holding `lock`; `delay` is immutable.
     private let lock = NSLock()

@@ -3,7 +3,7 @@ import Testing
 import Tracking
 import TrackingTestKit
 
-/// The stage before destinations: enrich, rewrite, filter.
+/// The stage before plugins: enrich, rewrite, filter.
 struct ProcessorTests {
     @Test func processorsEnrichEventsInOrderBeforeThePluginsSeeThem() throws {
         let recorder = RecordingPlugin()

@@ -1,6 +1,6 @@
 import Tracking
 
-/// The stage that counts, in ``Diagnostics``, every event handed to the destinations (`sent`)
+/// The stage that counts, in ``Diagnostics``, every event handed to the plugins (`sent`)
 /// and every one carrying a flag (`flagged`). Place it last among the processors.
 struct DiagnosticsTally: EventProcessor {
     private let diagnostics: Diagnostics
