@@ -9,12 +9,10 @@ import Tracking
 @Suite("Hydration follows region changes")
 struct HydrationRegionChangeTests {
     /// A region a test changes at will.
-    final class Region: @unchecked Sendable {
-        // Safe: `region` is only touched while holding `lock`.
-        private let lock = NSLock()
-        private var region = DeviceRegion(locale: "en_US", language: "en", timeZone: "Europe/Berlin")
-        func set(_ value: DeviceRegion) { lock.withLock { region = value } }
-        func read() -> DeviceRegion { lock.withLock { region } }
+    final class Region: Sendable {
+        private let region = LockedValue(DeviceRegion(locale: "en_US", language: "en", timeZone: "Europe/Berlin"))
+        func set(_ value: DeviceRegion) { region.withLock { $0 = value } }
+        func read() -> DeviceRegion { region.withLock { $0 } }
     }
 
     private func language(_ event: TrackedEvent) -> UserDataValue? {

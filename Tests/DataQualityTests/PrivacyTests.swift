@@ -171,10 +171,8 @@ struct PrivacyTests {
 }
 
 /// Collects privacy changes from observers on any thread.
-final class ChangeLog: @unchecked Sendable {
-    // Safe: `changes` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var changes: [PrivacyChange] = []
-    func append(_ change: PrivacyChange) { lock.withLock { changes.append(change) } }
-    var all: [PrivacyChange] { lock.withLock { changes } }
+final class ChangeLog: Sendable {
+    private let changes = LockedValue<[PrivacyChange]>([])
+    func append(_ change: PrivacyChange) { changes.withLock { $0.append(change) } }
+    var all: [PrivacyChange] { changes.withLock { $0 } }
 }
