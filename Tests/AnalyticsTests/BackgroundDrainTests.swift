@@ -11,16 +11,14 @@ import Tracking
 @Suite("Background time around the drain", .runsAlone)
 struct BackgroundDrainTests {
     /// A drain that returns once opened.
-    final class Gate: @unchecked Sendable {
-        // Safe: `open` and `entered` are only touched while holding `lock`.
-        private let lock = NSLock()
-        private var isOpen = false
-        private var entered = false
-        func open() { lock.withLock { isOpen = true } }
-        var hasEntered: Bool { lock.withLock { entered } }
+    final class Gate: Sendable {
+        private let isOpen = LockedValue(false)
+        private let entered = LockedValue(false)
+        func open() { isOpen.withLock { $0 = true } }
+        var hasEntered: Bool { entered.withLock { $0 } }
         func pass() async {
-            lock.withLock { entered = true }
-            while !lock.withLock({ isOpen }) { try? await Task.sleep(nanoseconds: 5_000_000) }
+            entered.withLock { $0 = true }
+            while !isOpen.withLock({ $0 }) { try? await Task.sleep(nanoseconds: 5_000_000) }
         }
     }
 

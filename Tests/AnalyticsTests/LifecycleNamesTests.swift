@@ -11,12 +11,10 @@ import Tracking
 @Suite("Lifecycle names on every platform")
 struct LifecycleNamesTests {
     /// What an observer handed on, in order.
-    final class Seen: @unchecked Sendable {
-        // Safe: `events` is only touched while holding `lock`.
-        private let lock = NSLock()
-        private var events: [LifecycleEvent] = []
-        func append(_ event: LifecycleEvent) { lock.withLock { events.append(event) } }
-        var all: [LifecycleEvent] { lock.withLock { events } }
+    final class Seen: Sendable {
+        private let events = LockedValue<[LifecycleEvent]>([])
+        func append(_ event: LifecycleEvent) { events.withLock { $0.append(event) } }
+        var all: [LifecycleEvent] { events.withLock { $0 } }
     }
 
     private func observe(visible: @escaping @Sendable () -> Bool? = { nil }) -> (NotificationCenter, LifecycleObserver, Seen) {

@@ -6,10 +6,8 @@ import TestSupport
 import Tracking
 
 /// Background time a test grants and expires at will, counting how often each grant is ended.
-final class FakeBackgroundTime: BackgroundTimeProvider, @unchecked Sendable {
-    // Safe: `issued` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var issued: [FakeBackgroundGrant] = []
+final class FakeBackgroundTime: BackgroundTimeProvider, Sendable {
+    private let issued = LockedValue<[FakeBackgroundGrant]>([])
     /// Whether the system's expiry comes at once, inside `begin`, before the grant is returned.
     let expiresWhileBeginning: Bool
 
@@ -17,20 +15,18 @@ final class FakeBackgroundTime: BackgroundTimeProvider, @unchecked Sendable {
 
     func begin(reason: String, expired: @escaping @Sendable () -> Void) -> any BackgroundTimeGrant {
         let grant = FakeBackgroundGrant(reason: reason, expired: expired)
-        lock.withLock { issued.append(grant) }
+        issued.withLock { $0.append(grant) }
         if expiresWhileBeginning { grant.expire() }
         return grant
     }
 
     /// Every grant issued, in order.
-    var grants: [FakeBackgroundGrant] { lock.withLock { issued } }
+    var grants: [FakeBackgroundGrant] { issued.withLock { $0 } }
 }
 
 /// One grant of ``FakeBackgroundTime``.
-final class FakeBackgroundGrant: BackgroundTimeGrant, @unchecked Sendable {
-    // Safe: `ends` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var ends = 0
+final class FakeBackgroundGrant: BackgroundTimeGrant, Sendable {
+    private let ends = LockedValue(0)
     let reason: String
     private let expired: @Sendable () -> Void
 
@@ -39,36 +35,32 @@ final class FakeBackgroundGrant: BackgroundTimeGrant, @unchecked Sendable {
         self.expired = expired
     }
 
-    func end() { lock.withLock { ends += 1 } }
+    func end() { ends.withLock { $0 += 1 } }
 
     /// How many times the grant was ended.
-    var endCount: Int { lock.withLock { ends } }
+    var endCount: Int { ends.withLock { $0 } }
 
     /// The system takes the time back: calls the expiration handler, as UIKit would.
     func expire() { expired() }
 }
 
 /// Network paths a test reports at will.
-final class FakeReachability: ReachabilityMonitor, @unchecked Sendable {
-    // Safe: `update` and `stops` are only touched while holding `lock`.
-    private let lock = NSLock()
-    private var update: (@Sendable (Bool) -> Void)?
-    private var stops = 0
+final class FakeReachability: ReachabilityMonitor, Sendable {
+    private let handler = LockedValue<(@Sendable (Bool) -> Void)?>(nil)
+    private let stops = LockedValue(0)
 
-    func start(_ update: @escaping @Sendable (Bool) -> Void) { lock.withLock { self.update = update } }
+    func start(_ update: @escaping @Sendable (Bool) -> Void) { handler.withLock { $0 = update } }
 
     func stop() {
-        lock.withLock {
-            update = nil
-            stops += 1
-        }
+        handler.withLock { $0 = nil }
+        stops.withLock { $0 += 1 }
     }
 
     /// Reports a path: `true` for `.satisfied`, `false` for `.unsatisfied`.
-    func report(_ reachable: Bool) { lock.withLock { update }?(reachable) }
+    func report(_ reachable: Bool) { handler.withLock { $0 }?(reachable) }
 
     /// Whether the monitor is started and not stopped.
-    var isStarted: Bool { lock.withLock { update != nil } }
+    var isStarted: Bool { handler.withLock { $0 != nil } }
 }
 
 /// Platform services of fakes, with a private notification center.

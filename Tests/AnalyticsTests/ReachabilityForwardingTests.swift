@@ -11,12 +11,10 @@ import Tracking
 @Suite("Reachability from network paths")
 struct ReachabilityForwardingTests {
     /// What a forwarder handed on, in order.
-    final class Forwarded: @unchecked Sendable {
-        // Safe: `events` is only touched while holding `lock`.
-        private let lock = NSLock()
-        private var events: [LifecycleEvent] = []
-        func append(_ event: LifecycleEvent) { lock.withLock { events.append(event) } }
-        var all: [LifecycleEvent] { lock.withLock { events } }
+    final class Forwarded: Sendable {
+        private let events = LockedValue<[LifecycleEvent]>([])
+        func append(_ event: LifecycleEvent) { events.withLock { $0.append(event) } }
+        var all: [LifecycleEvent] { events.withLock { $0 } }
     }
 
     @Test("unsatisfied means unreachable, satisfied reachable; repeats and a first satisfied are no change")

@@ -101,7 +101,7 @@ struct RedactionEverywhereTests {
         let event = TrackedEvent(category: "Shop", name: "n", action: "a", userData: [
             "profile": ["a": [["b": ["EmAiL": "RAW3@x.io"]]], "password": ["deep": "RAW4pw"], "city": "Berlin"],
         ])
-        let flagged = try #require(validator.process(event))
+        let flagged = try #require(validator.processed(event))
         let detail = flagged.flags.map(\.description).joined()
         #expect(!detail.contains("RAW3@x.io") && !detail.contains("RAW4pw"), "\(detail)")
         #expect(detail.contains("Berlin") && detail.contains("(redacted)"), "\(detail)")

@@ -69,7 +69,7 @@ struct CallKindQualityTests {
         reporter.screen(name: "Home")
         #expect(recorder.events.map { $0.flags.map(\.code) } == [[], [], [], ["duplicate"], []])
         let identify = try #require(recorder.events.first)
-        #expect(detector.process(identify)?.flags.map(\.code) == ["duplicate_id"])
+        #expect(detector.processed(identify)?.flags.map(\.code) == ["duplicate_id"])
     }
 
     @Test("through the whole stack: hydrated with the logged-in user, validated, never unknown")

@@ -104,7 +104,7 @@ struct ContractCompiledPathTests {
         let diagnostics = Diagnostics()
         let validator = ContractValidator(contract, diagnostics: diagnostics, redactedFields: ["email"])
         let event = TrackedEvent(category: "Cart", name: "add", action: "pay", userData: ["colour": "red", "email": "nope", "quantity": 1])
-        let checked = try #require(validator.process(event))
+        let checked = try #require(validator.processed(event))
         let issues = diagnostics.snapshot().recentIssues
         let expected = referenceCheck(contract, event, redacted: ["email"]).violations
         #expect(issues.map(\.message) == expected.map(\.description))

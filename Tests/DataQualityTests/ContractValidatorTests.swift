@@ -81,7 +81,7 @@ struct ContractValidatorTests {
         let diagnostics = Diagnostics()
         let validator = ContractValidator(contract, diagnostics: diagnostics)
         let event = TrackedEvent(category: "Cart", name: "checkout", action: "pay", userData: ["quantity": 1])
-        let result = validator.process(event)
+        let result = validator.processed(event)
         #expect(result?.hasFlag("missing_field") == true)
         #expect(validator.violations.isEmpty)
         #expect(diagnostics.snapshot().issues(.validation) == 1)
@@ -90,16 +90,16 @@ struct ContractValidatorTests {
 
     @Test func sensitiveValuesNeverAppearInViolations() {
         let validator = ContractValidator(contract, mode: .strict, redactedFields: ["Email"])
-        _ = validator.process(TrackedEvent(category: "Cart", name: "add", action: "select", userData: ["quantity": 1, "email": "secret"]))
+        _ = validator.processed(TrackedEvent(category: "Cart", name: "add", action: "select", userData: ["quantity": 1, "email": "secret"]))
         #expect(validator.violations.map(\.detail) == ["email: expected email, got (redacted)"])
     }
 
     @Test func unknownCategoriesPassUnlessTheContractFlagsThem() {
         let event = TrackedEvent(category: "Other", name: "x", action: "y", userData: ["a": 1])
-        #expect(ContractValidator(contract).process(event)?.flags.isEmpty == true)
+        #expect(ContractValidator(contract).processed(event)?.flags.isEmpty == true)
         var flagging = contract
         flagging.flagsUnknownCategories = true
-        #expect(ContractValidator(flagging).process(event)?.flags.map(\.code) == ["unknown_category"])
+        #expect(ContractValidator(flagging).processed(event)?.flags.map(\.code) == ["unknown_category"])
     }
 
     @Test func datesAcceptDateValuesAndISOStrings() {

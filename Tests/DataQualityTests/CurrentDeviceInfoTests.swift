@@ -1,19 +1,21 @@
 @testable import DataQuality
 import Foundation
 import Testing
+import Tracking
 
 /// Locale and time-zone changes are picked up when the system posts its change notifications.
 @Suite("Current device info")
 struct CurrentDeviceInfoTests {
     /// A region a test changes at will, as the system would.
-    final class Region: @unchecked Sendable {
-        // Safe: `region` and `reads` are only touched while holding `lock`.
-        private let lock = NSLock()
-        private var region = DeviceRegion(locale: "en_US", language: "en", timeZone: "Europe/London")
-        private var reads = 0
-        func set(_ value: DeviceRegion) { lock.withLock { region = value } }
-        func read() -> DeviceRegion { lock.withLock { reads += 1; return region } }
-        var readCount: Int { lock.withLock { reads } }
+    final class Region: Sendable {
+        private let region = LockedValue(DeviceRegion(locale: "en_US", language: "en", timeZone: "Europe/London"))
+        private let reads = LockedValue(0)
+        func set(_ value: DeviceRegion) { region.withLock { $0 = value } }
+        func read() -> DeviceRegion {
+            reads.withLock { $0 += 1 }
+            return region.withLock { $0 }
+        }
+        var readCount: Int { reads.withLock { $0 } }
     }
 
     private let initial = DeviceInfo(

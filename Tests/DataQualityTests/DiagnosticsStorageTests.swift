@@ -70,10 +70,8 @@ private struct TestBatch: DiagnosticIssueBatch {
     }
 }
 
-private final class HeardCodes: @unchecked Sendable {
-    // Safe: `codes` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var codes: [String] = []
-    func append(_ code: String) { lock.withLock { codes.append(code) } }
-    var all: [String] { lock.withLock { codes } }
+private final class HeardCodes: Sendable {
+    private let codes = LockedValue<[String]>([])
+    func append(_ code: String) { codes.withLock { $0.append(code) } }
+    var all: [String] { codes.withLock { $0 } }
 }

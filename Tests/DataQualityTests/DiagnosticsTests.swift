@@ -5,22 +5,18 @@ import TrackingTestKit
 @testable import DataQuality
 
 /// A clock a test moves by hand.
-final class ManualClock: @unchecked Sendable {
-    // Safe: `current` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var current: Date
-    init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = start }
-    var now: Date { lock.withLock { current } }
-    func advance(_ seconds: TimeInterval) { lock.withLock { current = current.addingTimeInterval(seconds) } }
+final class ManualClock: Sendable {
+    private let current: LockedValue<Date>
+    init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = LockedValue(start) }
+    var now: Date { current.withLock { $0 } }
+    func advance(_ seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
 }
 
 /// Collects diagnostics updates.
-final class UpdateLog: @unchecked Sendable {
-    // Safe: `updates` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var updates: [Diagnostics.Update] = []
-    func append(_ update: Diagnostics.Update) { lock.withLock { updates.append(update) } }
-    var all: [Diagnostics.Update] { lock.withLock { updates } }
+final class UpdateLog: Sendable {
+    private let updates = LockedValue<[Diagnostics.Update]>([])
+    func append(_ update: Diagnostics.Update) { updates.withLock { $0.append(update) } }
+    var all: [Diagnostics.Update] { updates.withLock { $0 } }
 }
 
 @Suite("Diagnostics")
@@ -61,8 +57,8 @@ struct DiagnosticsTests {
     @Test func theTallyCountsSentAndFlaggedEvents() {
         let diagnostics = Diagnostics()
         let tally = DiagnosticsTally(diagnostics)
-        _ = tally.process(TrackedEvent(category: "C", name: "n", action: "a"))
-        _ = tally.process(TrackedEvent(category: "C", name: "n", action: "a", flags: [EventFlag(code: "duplicate")]))
+        _ = tally.processed(TrackedEvent(category: "C", name: "n", action: "a"))
+        _ = tally.processed(TrackedEvent(category: "C", name: "n", action: "a", flags: [EventFlag(code: "duplicate")]))
         #expect(diagnostics.snapshot().count(.sent) == 2)
         #expect(diagnostics.snapshot().count(.flagged) == 1)
     }

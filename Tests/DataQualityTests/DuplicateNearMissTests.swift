@@ -9,9 +9,9 @@ struct DuplicateNearMissTests {
 
     private func isDuplicate(_ first: UserData, then second: UserData, category: String = "Wishlist") -> Bool {
         let detector = DuplicateDetector(window: 1)
-        _ = detector.process(TrackedEvent(timestamp: start, category: category, name: "item", action: "add", userData: first))
+        _ = detector.processed(TrackedEvent(timestamp: start, category: category, name: "item", action: "add", userData: first))
         let next = TrackedEvent(timestamp: start.addingTimeInterval(0.1), category: category, name: "item", action: "add", userData: second)
-        return detector.process(next)?.hasFlag("duplicate") == true
+        return detector.processed(next)?.hasFlag("duplicate") == true
     }
 
     @Test func equalContentsAreDuplicatesWhateverTheOrderOfTheirMembers() {

@@ -9,12 +9,10 @@ import Tracking
 @Suite("Hydration follows region changes")
 struct HydrationRegionChangeTests {
     /// A region a test changes at will.
-    final class Region: @unchecked Sendable {
-        // Safe: `region` is only touched while holding `lock`.
-        private let lock = NSLock()
-        private var region = DeviceRegion(locale: "en_US", language: "en", timeZone: "Europe/Berlin")
-        func set(_ value: DeviceRegion) { lock.withLock { region = value } }
-        func read() -> DeviceRegion { lock.withLock { region } }
+    final class Region: Sendable {
+        private let region = LockedValue(DeviceRegion(locale: "en_US", language: "en", timeZone: "Europe/Berlin"))
+        func set(_ value: DeviceRegion) { region.withLock { $0 = value } }
+        func read() -> DeviceRegion { region.withLock { $0 } }
     }
 
     private func language(_ event: TrackedEvent) -> UserDataValue? {
@@ -34,14 +32,14 @@ struct HydrationRegionChangeTests {
         let sessions = SessionTracker(store: store)
         let hydrator = ContextHydrator(
             application: HydrationFixtures.shop, currentDevice: current, identity: Identity(store: store), sessions: sessions)
-        let before = try #require(hydrator.process(TrackedEvent(category: "C", name: "n", action: "a")))
+        let before = try #require(hydrator.processed(TrackedEvent(category: "C", name: "n", action: "a")))
         #expect(before.context["locale"] == "en-US" && before.context["timezone"] == "Europe/Berlin")
         #expect(language(before) == "en")
         region.set(DeviceRegion(locale: "ja_JP", language: "ja", timeZone: "Asia/Tokyo"))
-        let unchanged = try #require(hydrator.process(TrackedEvent(category: "C", name: "n", action: "a")))
+        let unchanged = try #require(hydrator.processed(TrackedEvent(category: "C", name: "n", action: "a")))
         #expect(unchanged.context["timezone"] == "Europe/Berlin", "nothing changes before the system says so")
         center.post(name: .NSSystemTimeZoneDidChange, object: nil)
-        let after = try #require(hydrator.process(TrackedEvent(category: "C", name: "n", action: "a")))
+        let after = try #require(hydrator.processed(TrackedEvent(category: "C", name: "n", action: "a")))
         #expect(after.context["locale"] == "ja-JP" && after.context["timezone"] == "Asia/Tokyo")
         #expect(language(after) == "ja")
         #expect(after.context["device"] == ["manufacturer": "Apple Inc.", "model": "iPhone15,2"])

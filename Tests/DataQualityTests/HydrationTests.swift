@@ -23,7 +23,7 @@ struct HydrationTests {
     }
 
     @Test func addsAppOSDeviceLocaleLibraryAndConfigurationHash() throws {
-        let event = try #require(hydrator().process(TrackedEvent(category: "C", name: "n", action: "a")))
+        let event = try #require(hydrator().processed(TrackedEvent(category: "C", name: "n", action: "a")))
         #expect(event.context["app"] == ["name": "Shop", "version": "2.4.1", "build": "812"])
         #expect(event.context["os"] == ["name": "iOS", "version": "17.4.1"])
         #expect(event.context["device"] == ["manufacturer": "Apple Inc.", "model": "iPhone15,2"])
@@ -42,7 +42,7 @@ struct HydrationTests {
         var localized = device
         localized.locale = identifier
         let hydrator = ContextHydrator(application: application, device: localized)
-        let event = try #require(hydrator.process(TrackedEvent(category: "C", name: "n", action: "a")))
+        let event = try #require(hydrator.processed(TrackedEvent(category: "C", name: "n", action: "a")))
         #expect(event.context["locale"] == .string(tag))
     }
 
@@ -52,8 +52,8 @@ struct HydrationTests {
         identity.logIn(userID: "user-7")
         let sessions = SessionTracker(store: store)
         let stage = hydrator(identity: identity, sessions: sessions)
-        let first = try #require(stage.process(TrackedEvent(category: "C", name: "n", action: "a")))
-        let second = try #require(stage.process(TrackedEvent(category: "C", name: "n", action: "a")))
+        let first = try #require(stage.processed(TrackedEvent(category: "C", name: "n", action: "a")))
+        let second = try #require(stage.processed(TrackedEvent(category: "C", name: "n", action: "a")))
         #expect(first.context["installationId"] == .string(identity.installationID.uuidString.lowercased()))
         #expect(first.context["instanceId"] == .string(identity.instanceID.uuidString.lowercased()))
         #expect(first.context["userId"] == "user-7")
@@ -66,7 +66,7 @@ struct HydrationTests {
         #expect(session1["id"] == session2["id"])
         #expect(session2["firstEventId"] == .string(first.id.uuidString.lowercased()))
         identity.logOut()
-        #expect(stage.process(TrackedEvent(category: "C", name: "n", action: "a"))?.context["userId"] == nil)
+        #expect(stage.processed(TrackedEvent(category: "C", name: "n", action: "a"))?.context["userId"] == nil)
     }
 
     @Test func customProvidersAddAndMayOverrideFields() throws {
@@ -74,7 +74,7 @@ struct HydrationTests {
             StaticContextProvider(["experiment": "B"]),
             ClosureContextProvider { event in ["screen": .string("\(event.category)Screen"), "locale": "de_DE"] },
         ]
-        let event = try #require(hydrator(providers: providers).process(TrackedEvent(category: "Cart", name: "n", action: "a")))
+        let event = try #require(hydrator(providers: providers).processed(TrackedEvent(category: "Cart", name: "n", action: "a")))
         #expect(event.context["experiment"] == "B")
         #expect(event.context["screen"] == "CartScreen")
         #expect(event.context["locale"] == "de_DE")
@@ -130,8 +130,8 @@ struct SnowplowEntityTests {
     @Test func clientSessionAndMobileContextAreValid() throws {
         let store = InMemoryIdentityStore()
         let stage = ContextHydrator(application: application, device: device, identity: Identity(store: store), sessions: SessionTracker(store: store))
-        let first = try #require(stage.process(TrackedEvent(category: "C", name: "n", action: "a")))
-        let second = try #require(stage.process(TrackedEvent(category: "C", name: "n", action: "a")))
+        let first = try #require(stage.processed(TrackedEvent(category: "C", name: "n", action: "a")))
+        let second = try #require(stage.processed(TrackedEvent(category: "C", name: "n", action: "a")))
         for event in [first, second] {
             let list = entities(of: event)
             #expect(list.compactMap(schema) == [SnowplowEntity.mobileContextSchema, SnowplowEntity.clientSessionSchema])
@@ -150,9 +150,9 @@ struct SnowplowEntityTests {
             sessions: SessionTracker(store: store, foregroundTimeout: 60, backgroundTimeout: 60)
         )
         let start = Date(timeIntervalSince1970: 1_800_000_000)
-        let first = try #require(stage.process(TrackedEvent(timestamp: start, category: "C", name: "n", action: "a")))
+        let first = try #require(stage.processed(TrackedEvent(timestamp: start, category: "C", name: "n", action: "a")))
         // Past the 60 s timeout by a second: idle time is read from two clocks, which may differ by microseconds.
-        let second = try #require(stage.process(TrackedEvent(timestamp: start.addingTimeInterval(61), category: "C", name: "n", action: "a")))
+        let second = try #require(stage.processed(TrackedEvent(timestamp: start.addingTimeInterval(61), category: "C", name: "n", action: "a")))
         func sessionData(_ event: TrackedEvent) -> [String: UserDataValue] {
             guard case .array(let list)? = event.context["snowplowEntities"], list.count == 2,
                   case .object(let entity) = list[1], case .object(let data)? = entity["data"] else { return [:] }
@@ -179,7 +179,7 @@ struct SnowplowEntityTests {
     @Test func theEntitiesArrayIsAValidContextsWrapperPayload() throws {
         let store = InMemoryIdentityStore()
         let stage = ContextHydrator(application: application, device: device, identity: Identity(store: store), sessions: SessionTracker(store: store))
-        let event = try #require(stage.process(TrackedEvent(category: "C", name: "n", action: "a")))
+        let event = try #require(stage.processed(TrackedEvent(category: "C", name: "n", action: "a")))
         let list = try #require(event.context["snowplowEntities"])
         let errors = try SchemaValidator.validate(list, against: "iglu:com.snowplowanalytics.snowplow/contexts/jsonschema/1-0-1")
         #expect(errors.isEmpty, "\(errors)")

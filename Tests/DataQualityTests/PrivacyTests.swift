@@ -83,8 +83,8 @@ struct PrivacyTests {
         let changes = ChangeLog()
         let token = controls.observe { changes.append($0) }
         controls.setConsent(.denied, for: "Marketing")
-        #expect(PrivacyGate(controls).process(TrackedEvent(category: "Marketing", name: "n", action: "a")) == nil)
-        #expect(PrivacyGate(controls).process(TrackedEvent(category: "Basket", name: "n", action: "a")) != nil)
+        #expect(PrivacyGate(controls).processed(TrackedEvent(category: "Marketing", name: "n", action: "a")) == nil)
+        #expect(PrivacyGate(controls).processed(TrackedEvent(category: "Basket", name: "n", action: "a")) != nil)
         controls.removeObserver(token)
         controls.setConsent(.granted, for: "Marketing")
         #expect(changes.all == [.consent(category: "Marketing", decision: .denied)])
@@ -94,11 +94,11 @@ struct PrivacyTests {
         let controls = PrivacyControls(store: InMemoryIdentityStore(), consentCategories: ["Marketing"])
         controls.setConsent(.denied, for: "Ads")
         controls.setConsent(.denied, for: "A category of more than sixty-three bytes, which all share one length bit")
-        #expect(PrivacyGate(controls).process(TrackedEvent(category: "Ads", name: "n", action: "a")) == nil)
-        #expect(PrivacyGate(controls).process(TrackedEvent(category: "Ads2", name: "n", action: "a")) != nil)
-        #expect(PrivacyGate(controls).process(TrackedEvent(
+        #expect(PrivacyGate(controls).processed(TrackedEvent(category: "Ads", name: "n", action: "a")) == nil)
+        #expect(PrivacyGate(controls).processed(TrackedEvent(category: "Ads2", name: "n", action: "a")) != nil)
+        #expect(PrivacyGate(controls).processed(TrackedEvent(
             category: "A category of more than sixty-three bytes, which all share one length bit", name: "n", action: "a")) == nil)
-        #expect(PrivacyGate(controls).process(TrackedEvent(
+        #expect(PrivacyGate(controls).processed(TrackedEvent(
             category: "Another category of more than sixty-three bytes, with the same length bit", name: "n", action: "a")) != nil)
         #expect(controls.consent(for: "Marketing") == .pending)
     }
@@ -135,7 +135,7 @@ struct PrivacyTests {
             userData: ["email": "a@b.co", "profile": ["PHONE": "+4912345", "city": "Berlin"], "contacts": [["email": "c@d.co"]], "kept": 1],
             context: ["email": "ctx@b.co"]
         )
-        let result = try #require(redactor.process(event))
+        let result = try #require(redactor.processed(event))
         let hashed = Redactor.hash("a@b.co", key: key)
         #expect(result.userData["email"] == .string(hashed))
         #expect(hashed.hasPrefix("hmac:") && hashed.count == 21)
@@ -150,14 +150,14 @@ struct PrivacyTests {
     @Test func redactionLeavesSchemaBoundSnowplowEntitiesAlone() throws {
         let entities: UserDataValue = [["schema": "iglu:x", "data": ["userId": "0195f1b2-0000-7000-8000-000000000001"]]]
         let event = TrackedEvent(category: "C", name: "n", action: "a", userData: ["userId": "u1"], context: ["snowplowEntities": entities, "userId": "u1"])
-        let result = try #require(Redactor(sensitiveKeys: ["userId"], strategy: .remove).process(event))
+        let result = try #require(Redactor(sensitiveKeys: ["userId"], strategy: .remove).processed(event))
         #expect(result.userData.isEmpty)
         #expect(result.context == ["snowplowEntities": entities])
     }
 
     @Test func redactionCanRemoveKeys() throws {
         let redactor = Redactor(sensitiveKeys: ["password"], strategy: .remove)
-        let result = try #require(redactor.process(TrackedEvent(category: "C", name: "n", action: "a", userData: ["password": "x", "nested": ["password": "y", "ok": true]])))
+        let result = try #require(redactor.processed(TrackedEvent(category: "C", name: "n", action: "a", userData: ["password": "x", "nested": ["password": "y", "ok": true]])))
         #expect(result.userData == ["nested": ["ok": true]])
     }
 
@@ -171,10 +171,8 @@ struct PrivacyTests {
 }
 
 /// Collects privacy changes from observers on any thread.
-final class ChangeLog: @unchecked Sendable {
-    // Safe: `changes` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var changes: [PrivacyChange] = []
-    func append(_ change: PrivacyChange) { lock.withLock { changes.append(change) } }
-    var all: [PrivacyChange] { lock.withLock { changes } }
+final class ChangeLog: Sendable {
+    private let changes = LockedValue<[PrivacyChange]>([])
+    func append(_ change: PrivacyChange) { changes.withLock { $0.append(change) } }
+    var all: [PrivacyChange] { changes.withLock { $0 } }
 }

@@ -14,8 +14,8 @@ struct RedactionSharingTests {
 
     @Test func sharedValuesAreRedactedOnceAndStayShared() throws {
         let shared = SharedContext(["email": "ctx@b.co", "app": ["name": "Shop"]])
-        let first = try #require(redactor.process(event(sharing: shared, own: ["email": "own@b.co", "session": ["eventIndex": 1]])))
-        let second = try #require(redactor.process(event(sharing: shared)))
+        let first = try #require(redactor.processed(event(sharing: shared, own: ["email": "own@b.co", "session": ["eventIndex": 1]])))
+        let second = try #require(redactor.processed(event(sharing: shared)))
         let redacted = try #require(first.sharedContext)
         #expect(redacted !== shared)
         #expect(second.sharedContext === redacted)
@@ -29,22 +29,22 @@ struct RedactionSharingTests {
     @Test func anotherSharedInstanceIsRedactedAgain() throws {
         let before = SharedContext(["email": "one@b.co"])
         let after = SharedContext(["email": "two@b.co"])
-        let first = try #require(redactor.process(event(sharing: before)))
-        let second = try #require(redactor.process(event(sharing: after)))
+        let first = try #require(redactor.processed(event(sharing: before)))
+        let second = try #require(redactor.processed(event(sharing: after)))
         #expect(first.sharedContext?.values["email"] == .string(Redactor.hash("one@b.co", key: Self.key)))
         #expect(second.sharedContext?.values["email"] == .string(Redactor.hash("two@b.co", key: Self.key)))
     }
 
     @Test func aSharedContextWithNothingSensitiveIsPassedOnAsIs() throws {
         let shared = SharedContext(["app": ["name": "Shop"], "locale": "en-US"])
-        let result = try #require(redactor.process(event(sharing: shared)))
+        let result = try #require(redactor.processed(event(sharing: shared)))
         #expect(result.sharedContext === shared)
     }
 
     @Test func theStacksEventsShareOneRedactedContext() throws {
         let stack = DataQualityStack(configuration: QualityConfiguration(), store: InMemoryIdentityStore())
         func run(_ event: TrackedEvent) -> TrackedEvent? {
-            stack.processors.reduce(Optional(event)) { current, stage in current.flatMap(stage.process) }
+            stack.processors.reduce(Optional(event)) { current, stage in current.flatMap(stage.processed) }
         }
         let first = try #require(run(TrackedEvent(category: "C", name: "n", action: "a", userData: ["k": 1])))
         let second = try #require(run(TrackedEvent(category: "C", name: "n", action: "a", userData: ["k": 2])))
@@ -55,10 +55,10 @@ struct RedactionSharingTests {
     @Test func aNewKeyIsUsedForTheSharedContextRedactedBefore() throws {
         let redactor = Redactor(sensitiveKeys: ["email"], strategy: .hash(key: Self.key))
         let shared = SharedContext(["email": "ctx@b.co"])
-        _ = try #require(redactor.process(event(sharing: shared)))
+        _ = try #require(redactor.processed(event(sharing: shared)))
         let renewed = RedactionKey(bytes: Array(repeating: 9, count: 32))
         redactor.keys.replace(renewed)
-        let after = try #require(redactor.process(event(sharing: shared)))
+        let after = try #require(redactor.processed(event(sharing: shared)))
         #expect(after.sharedContext?.values["email"] == .string(Redactor.hash("ctx@b.co", key: renewed)))
         #expect(after.userData["email"] == .string(Redactor.hash("u@b.co", key: renewed)))
         #expect(redactor.strategy == .hash(key: renewed))

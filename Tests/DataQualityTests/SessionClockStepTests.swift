@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 import TestSupport
+import Tracking
 
 /// Sessions expire by idle time that clock steps cannot freeze or stretch, and a clean restart
 /// continues the event index.
@@ -11,15 +12,16 @@ struct SessionClockStepTests {
 
     /// A wall clock set by hand beside a forward-only clock moved by hand: `pass` moves both,
     /// `setDate` moves only the wall clock, as a person setting the date does.
-    final class Clocks: @unchecked Sendable {
-        // Safe: `wall` and `steady` are only touched while holding `lock`.
-        private let lock = NSLock()
-        private var wall = Date(timeIntervalSince1970: 1_800_000_000)
-        private var steady: TimeInterval = 1_000
-        var now: Date { lock.withLock { wall } }
-        var steadyNow: TimeInterval { lock.withLock { steady } }
-        func pass(_ seconds: TimeInterval) { lock.withLock { wall += seconds; steady += seconds } }
-        func setDate(by seconds: TimeInterval) { lock.withLock { wall += seconds } }
+    final class Clocks: Sendable {
+        private let wall = LockedValue(Date(timeIntervalSince1970: 1_800_000_000))
+        private let steady = LockedValue<TimeInterval>(1_000)
+        var now: Date { wall.withLock { $0 } }
+        var steadyNow: TimeInterval { steady.withLock { $0 } }
+        func pass(_ seconds: TimeInterval) {
+            wall.withLock { $0 += seconds }
+            steady.withLock { $0 += seconds }
+        }
+        func setDate(by seconds: TimeInterval) { wall.withLock { $0 += seconds } }
     }
 
     func tracker(_ store: any IdentityStore, _ clocks: Clocks, timeout: TimeInterval = 1800) -> SessionTracker {

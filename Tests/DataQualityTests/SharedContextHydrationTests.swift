@@ -28,7 +28,7 @@ struct SharedContextHydrationTests {
     }
 
     private func hydrate(_ setup: Setup, at date: Date = Date(), context: UserData = [:]) throws -> TrackedEvent {
-        try #require(setup.hydrator.process(TrackedEvent(timestamp: date, category: "C", name: "n", action: "a", context: context)))
+        try #require(setup.hydrator.processed(TrackedEvent(timestamp: date, category: "C", name: "n", action: "a", context: context)))
     }
 
     @Test func eventsOfOneSessionShareOneInstanceAndCarryOnlyTheirIndex() throws {

@@ -10,7 +10,7 @@ private func hydratedEvent() throws -> TrackedEvent {
     let device = DeviceInfo(osType: "ios", osName: "iOS", osVersion: "17.4.1", manufacturer: "Apple Inc.",
                             model: "iPhone15,2", locale: "en_001", language: "en", timeZone: "Europe/Berlin")
     let hydrator = ContextHydrator(application: ApplicationInfo(name: "Shop", version: "2.4.1", build: "812"), device: device)
-    return try #require(hydrator.process(TrackedEvent(category: "Cart", name: "checkout", action: "pay", userData: ["quantity": 2])))
+    return try #require(hydrator.processed(TrackedEvent(category: "Cart", name: "checkout", action: "pay", userData: ["quantity": 2])))
 }
 
 @Suite("Segment and Snowplow requests as a real collector on 127.0.0.1 receives them", .serialized, .runsAlone)

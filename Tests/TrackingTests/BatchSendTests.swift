@@ -4,22 +4,20 @@ import Tracking
 import TrackingTestKit
 
 /// A plugin that overrides the batch requirement and counts its calls.
-private final class BatchCountingPlugin: EventReporterPlugin, @unchecked Sendable {
-    // Safe: `batches` and `singles` are only touched while holding `lock`.
-    private let lock = NSLock()
-    private var batches: [[TrackedEvent]] = []
-    private var singles = 0
+private final class BatchCountingPlugin: EventReporterPlugin, Sendable {
+    private let batches = LockedValue<[[TrackedEvent]]>([])
+    private let singles = LockedValue(0)
 
-    var batchCalls: [[TrackedEvent]] { lock.withLock { batches } }
-    var singleCalls: Int { lock.withLock { singles } }
+    var batchCalls: [[TrackedEvent]] { batches.withLock { $0 } }
+    var singleCalls: Int { singles.withLock { $0 } }
 
     func send(_ event: TrackedEvent) -> Receipt? {
-        lock.withLock { singles += 1 }
+        singles.withLock { $0 += 1 }
         return Receipt(plugin: "batch", eventID: event.id, form: "single")
     }
 
     func send(contentsOf events: [TrackedEvent]) -> [Receipt] {
-        lock.withLock { batches.append(events) }
+        batches.withLock { $0.append(events) }
         return events.map { Receipt(plugin: "batch", eventID: $0.id, form: "batch") }
     }
 }

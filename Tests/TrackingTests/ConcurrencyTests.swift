@@ -64,21 +64,19 @@ struct ConcurrencyTests {
     }
 }
 
-/// A plugin that takes `delay` seconds per event, like a destination doing slow work inline.
-final class SlowPlugin: EventReporterPlugin, @unchecked Sendable {
-    // Safe: `count` is only touched while holding `lock`; `delay` is immutable.
-    private let lock = NSLock()
-    private var count = 0
+/// A plugin that takes `delay` seconds per event, like a vendor SDK plugin doing slow work inline.
+final class SlowPlugin: EventReporterPlugin, Sendable {
+    private let count = LockedValue(0)
     private let delay: TimeInterval
 
     init(delay: TimeInterval) { self.delay = delay }
 
     /// How many events it received.
-    var calls: Int { lock.withLock { count } }
+    var calls: Int { count.withLock { $0 } }
 
     func send(_ event: TrackedEvent) -> Receipt? {
         Thread.sleep(forTimeInterval: delay)
-        lock.withLock { count += 1 }
+        count.withLock { $0 += 1 }
         return Receipt(plugin: "slow", eventID: event.id, form: "")
     }
 }

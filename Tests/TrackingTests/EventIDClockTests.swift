@@ -5,10 +5,8 @@ import TrackingTestKit
 
 /// A wall clock that advances `tick` seconds per reading and, for the readings in `steppedBack`,
 /// reads one hour earlier: an NTP correction or a user changing the time, then changing it back.
-final class SteppingClock: @unchecked Sendable {
-    // Safe: `readings` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var readings = 0
+final class SteppingClock: Sendable {
+    private let readings = LockedValue(0)
     let start: Date
     let tick: TimeInterval
     let steppedBack: Range<Int>
@@ -27,7 +25,7 @@ final class SteppingClock: @unchecked Sendable {
 
     /// The next reading.
     func now() -> Date {
-        let index = lock.withLock {
+        let index = readings.withLock { readings in
             defer { readings += 1 }
             return readings
         }
@@ -163,12 +161,10 @@ struct EventIDClockTests {
 }
 
 /// Each thread's ids, kept thread-safely.
-private final class Collected: @unchecked Sendable {
-    // Safe: `ids` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var ids: [Int: [UUID]] = [:]
+private final class Collected: Sendable {
+    private let ids = LockedValue<[Int: [UUID]]>([:])
 
-    func set(_ thread: Int, _ made: [UUID]) { lock.withLock { ids[thread] = made } }
+    func set(_ thread: Int, _ made: [UUID]) { ids.withLock { $0[thread] = made } }
 
-    var all: [Int: [UUID]] { lock.withLock { ids } }
+    var all: [Int: [UUID]] { ids.withLock { $0 } }
 }

@@ -12,12 +12,10 @@ private enum Sneaky: EventType {
 }
 
 /// Collects what a violation handler hears, across threads.
-private final class HeardFlags: @unchecked Sendable {
-    // Safe: `flags` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var flags: [EventFlag] = []
-    var all: [EventFlag] { lock.withLock { flags } }
-    func append(_ flag: EventFlag) { lock.withLock { flags.append(flag) } }
+private final class HeardFlags: Sendable {
+    private let flags = LockedValue<[EventFlag]>([])
+    var all: [EventFlag] { flags.withLock { $0 } }
+    func append(_ flag: EventFlag) { flags.withLock { $0.append(flag) } }
 }
 
 @Suite("Identify and screen calls in the core")

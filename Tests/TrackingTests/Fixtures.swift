@@ -50,29 +50,25 @@ enum CartEvent: FeatureEvent {
 }
 
 /// Collects what a ``ViolationHandler`` reports, thread-safely.
-final class ViolationLog: @unchecked Sendable {
-    // Safe: `recorded` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var recorded: [(event: TrackedEvent, flag: EventFlag)] = []
+final class ViolationLog: Sendable {
+    private let recorded = LockedValue<[(event: TrackedEvent, flag: EventFlag)]>([])
 
     /// A handler that appends to this log.
-    var handler: ViolationHandler { ViolationHandler { [self] event, flag in lock.withLock { recorded.append((event, flag)) } } }
+    var handler: ViolationHandler { ViolationHandler { [self] event, flag in recorded.withLock { $0.append((event, flag)) } } }
 
     /// The reports so far.
-    var reports: [(event: TrackedEvent, flag: EventFlag)] { lock.withLock { recorded } }
+    var reports: [(event: TrackedEvent, flag: EventFlag)] { recorded.withLock { $0 } }
 }
 
 /// A plugin that counts how often it was called, thread-safely.
-final class CountingPlugin: EventReporterPlugin, @unchecked Sendable {
-    // Safe: `count` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var count = 0
+final class CountingPlugin: EventReporterPlugin, Sendable {
+    private let count = LockedValue(0)
 
     /// How many events it received.
-    var calls: Int { lock.withLock { count } }
+    var calls: Int { count.withLock { $0 } }
 
     func send(_ event: TrackedEvent) -> Receipt? {
-        lock.withLock { count += 1 }
+        count.withLock { $0 += 1 }
         return nil
     }
 }

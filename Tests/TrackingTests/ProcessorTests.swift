@@ -3,7 +3,7 @@ import Testing
 import Tracking
 import TrackingTestKit
 
-/// The stage before destinations: enrich, rewrite, filter.
+/// The stage before plugins: enrich, rewrite, filter.
 struct ProcessorTests {
     @Test func processorsEnrichEventsInOrderBeforeThePluginsSeeThem() throws {
         let recorder = RecordingPlugin()
@@ -59,16 +59,14 @@ struct ProcessorTests {
 }
 
 /// A processor that counts the events it saw and passes them on.
-final class CountingProcessor: EventProcessor, @unchecked Sendable {
-    // Safe: `count` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var count = 0
+final class CountingProcessor: EventProcessor {
+    private let count = LockedValue(0)
 
     /// How many events it processed.
-    var calls: Int { lock.withLock { count } }
+    var calls: Int { count.withLock { $0 } }
 
-    func process(_ event: TrackedEvent) -> TrackedEvent? {
-        lock.withLock { count += 1 }
-        return event
+    func process(_ event: inout TrackedEvent) -> Bool {
+        count.withLock { $0 += 1 }
+        return true
     }
 }

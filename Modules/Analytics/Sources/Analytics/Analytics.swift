@@ -52,7 +52,7 @@ public final class Analytics: Sendable {
     /// the termination drain.
     /// - Parameters:
     ///   - configuration: the configuration; it is validated first.
-    ///   - plugins: more destinations for every event, before the Dispatcher (for example
+    ///   - plugins: more plugins for every event, before the Dispatcher (for example
     ///     `ConsoleReporter()` while developing).
     ///   - contract: a data contract built in code, used instead of the configuration's
     ///     ``AnalyticsConfiguration/contractPath``.

@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 
 /// Runs the runtime's drain on entering the background inside time asked of the system, and
 /// gives that time back exactly once: when the drain finishes, when the system says the time
@@ -6,14 +7,17 @@ import Foundation
 ///
 /// When the time expires first the drain is not stopped: the app is suspended with it, and it
 /// carries on when the app runs again (every event is in the journal or the store by then).
-final class BackgroundDrain: @unchecked Sendable {
+final class BackgroundDrain: Sendable {
     /// The reason given to the system, as it shows in its logs.
     static let reason = "Analytics: delivering events before suspension"
 
-    // Safe: `leases` and `stopped` are only touched while holding `lock`.
-    private let lock = NSLock()
-    private var leases: [ObjectIdentifier: Lease] = [:]
-    private var stopped = false
+    /// The grants held, and whether drains may still start.
+    private struct State {
+        var leases: [ObjectIdentifier: Lease] = [:]
+        var stopped = false
+    }
+
+    private let state = LockedValue(State())
     private let provider: any BackgroundTimeProvider
 
     /// Creates a runner asking `provider` for time.
@@ -25,9 +29,9 @@ final class BackgroundDrain: @unchecked Sendable {
     /// earlier, see the type). Does nothing once stopped.
     func run(_ drain: @escaping @Sendable () async -> Void) {
         let lease = Lease()
-        let started = lock.withLock {
-            guard !stopped else { return false }
-            leases[ObjectIdentifier(lease)] = lease
+        let started = state.withLock { state in
+            guard !state.stopped else { return false }
+            state.leases[ObjectIdentifier(lease)] = lease
             return true
         }
         guard started else { return }
@@ -41,34 +45,37 @@ final class BackgroundDrain: @unchecked Sendable {
 
     /// Gives back every grant still held and runs no more drains. Safe to call more than once.
     func stop() {
-        let held = lock.withLock {
-            stopped = true
-            defer { leases.removeAll() }
-            return Array(leases.values)
+        let held = state.withLock { state in
+            state.stopped = true
+            defer { state.leases.removeAll() }
+            return Array(state.leases.values)
         }
         for lease in held { lease.finish() }
     }
 
     /// How many grants are held now.
-    var heldCount: Int { lock.withLock { leases.count } }
+    var heldCount: Int { state.withLock { $0.leases.count } }
 
     private func finish(_ lease: Lease) {
-        _ = lock.withLock { leases.removeValue(forKey: ObjectIdentifier(lease)) }
+        _ = state.withLock { $0.leases.removeValue(forKey: ObjectIdentifier(lease)) }
         lease.finish()
     }
 
     /// One grant, ended exactly once whatever the order of `attach` and the `finish` calls.
-    private final class Lease: @unchecked Sendable {
-        // Safe: `grant` and `finished` are only touched while holding `lock`.
-        private let lock = NSLock()
-        private var grant: (any BackgroundTimeGrant)?
-        private var finished = false
+    private final class Lease: Sendable {
+        /// The grant while held, and whether the lease finished.
+        private struct State {
+            var grant: (any BackgroundTimeGrant)?
+            var finished = false
+        }
+
+        private let state = LockedValue(State())
 
         /// Holds the grant, or ends it at once when the lease finished already.
         func attach(_ grant: any BackgroundTimeGrant) {
-            let endNow = lock.withLock {
-                if finished { return true }
-                self.grant = grant
+            let endNow = state.withLock { state in
+                if state.finished { return true }
+                state.grant = grant
                 return false
             }
             if endNow { grant.end() }
@@ -76,10 +83,10 @@ final class BackgroundDrain: @unchecked Sendable {
 
         /// Ends the grant if it is held; later calls do nothing.
         func finish() {
-            let held: (any BackgroundTimeGrant)? = lock.withLock {
-                finished = true
-                defer { grant = nil }
-                return grant
+            let held: (any BackgroundTimeGrant)? = state.withLock { state in
+                state.finished = true
+                defer { state.grant = nil }
+                return state.grant
             }
             held?.end()
         }

@@ -12,13 +12,16 @@ import Tracking
 /// A decision is saved before it is applied, so a process that dies in between would leave it
 /// unapplied: ``reconcile(_:)`` applies the saved state again at every start (each application
 /// is idempotent and costs what it touches). What each change did is kept as a line of ``log``.
-final class ConsentBridge: @unchecked Sendable {
-    // Safe: `tasks`, `last` and `log` are only touched while holding `lock`.
-    private let lock = NSLock()
-    private var tasks: [Task<Void, Never>] = []
-    /// The latest change's task: each change waits for the one before, so they apply in order.
-    private var last: Task<Void, Never>?
-    private var log: [String] = []
+final class ConsentBridge: Sendable {
+    /// The changes under way and what the applied ones did.
+    private struct State {
+        var tasks: [Task<Void, Never>] = []
+        /// The latest change's task: each change waits for the one before, so they apply in order.
+        var last: Task<Void, Never>?
+        var log: [String] = []
+    }
+
+    private let state = LockedValue(State())
     private let dispatcher: Dispatcher
     /// Where a change that could not be applied is reported.
     private let diagnostics: Diagnostics?
@@ -33,27 +36,27 @@ final class ConsentBridge: @unchecked Sendable {
     func apply(_ change: PrivacyChange) {
         let dispatcher = self.dispatcher
         let boundary = change == .optedOut ? EventID.make() : nil
-        lock.withLock {
-            let previous = last
+        state.withLock { state in
+            let previous = state.last
             let task = Task {
                 await previous?.value
                 await self.run(change, boundary: boundary, on: dispatcher)
             }
-            last = task
-            tasks.append(task)
+            state.last = task
+            state.tasks.append(task)
         }
     }
 
     /// Runs `work` once every change handed over so far has been applied.
     func afterChanges(_ work: @escaping @Sendable () -> Void) {
-        lock.withLock {
-            let previous = last
+        state.withLock { state in
+            let previous = state.last
             let task = Task {
                 await previous?.value
                 work()
             }
-            last = task
-            tasks.append(task)
+            state.last = task
+            state.tasks.append(task)
         }
     }
 
@@ -94,13 +97,13 @@ final class ConsentBridge: @unchecked Sendable {
 
     /// Waits until every change so far has been applied; returns what was done.
     func settle() async -> [String] {
-        let pending = lock.withLock {
-            defer { tasks.removeAll() }
-            return tasks
+        let pending = state.withLock { state in
+            defer { state.tasks.removeAll() }
+            return state.tasks
         }
         for task in pending { await task.value }
-        return lock.withLock { log }
+        return state.withLock { $0.log }
     }
 
-    private func note(_ line: String) { lock.withLock { log.append(line) } }
+    private func note(_ line: String) { state.withLock { $0.log.append(line) } }
 }

@@ -1,5 +1,6 @@
 import Dispatcher
 import Foundation
+import Tracking
 
 /// Follows the app's lifecycle through `NotificationCenter`, by notification name, so the same
 /// code compiles without UIKit, WatchKit or AppKit, on Linux too, and tests can post the
@@ -22,6 +23,8 @@ import Foundation
 /// Catalyst posts UIKit's names and some of AppKit's for one change, and hiding a Mac app also
 /// changes its occlusion; observing every name everywhere and dropping the repeats gives one
 /// delivery without a table per platform.
+// Unchecked: `tokens` holds NotificationCenter's observer tokens (`any NSObjectProtocol`), which
+// are not `Sendable`; its box's lock guards them.
 final class LifecycleObserver: @unchecked Sendable {
     /// The notification names that always mean the same moment.
     static let notifications: [(name: Notification.Name, event: LifecycleEvent)] = [
@@ -39,10 +42,9 @@ final class LifecycleObserver: @unchecked Sendable {
     /// when it is again.
     static let occlusionChange = Notification.Name("NSApplicationDidChangeOcclusionStateNotification")
 
-    // Safe: `tokens` and `last` are only touched while holding `lock`.
-    private let lock = NSLock()
-    private var tokens: [any NSObjectProtocol] = []
-    private var last: LifecycleEvent?
+    private let tokens = LockedValue<[any NSObjectProtocol]>([])
+    /// The last moment delivered.
+    private let last = LockedValue<LifecycleEvent?>(nil)
     private let center: NotificationCenter
     private let handle: @Sendable (LifecycleEvent) -> Void
 
@@ -66,12 +68,12 @@ final class LifecycleObserver: @unchecked Sendable {
             guard let visible = isApplicationVisible() else { return }
             self?.deliver(visible ? .willEnterForeground : .didEnterBackground)
         })
-        lock.withLock { tokens = observed }
+        tokens.withLock { $0 = observed }
     }
 
     /// Stops observing. Safe to call more than once.
     func stop() {
-        let observed = lock.withLock {
+        let observed = tokens.withLock { tokens in
             defer { tokens.removeAll() }
             return tokens
         }
@@ -82,7 +84,7 @@ final class LifecycleObserver: @unchecked Sendable {
 
     /// Hands `event` on unless it repeats the last moment delivered.
     private func deliver(_ event: LifecycleEvent) {
-        let isNew = lock.withLock {
+        let isNew = last.withLock { last in
             defer { last = event }
             return last != event
         }

@@ -1,15 +1,14 @@
 import Foundation
+import Tracking
 
 /// Whether the network was last reported reachable (``Dispatcher/LifecycleEvent/reachable`` or
 /// ``Dispatcher/LifecycleEvent/unreachable``); reachable until told otherwise, as for the Dispatcher.
-final class NetworkReachability: @unchecked Sendable {
-    // Safe: `reachable` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var reachable = true
+final class NetworkReachability: Sendable {
+    private let reachable = LockedValue(true)
 
     /// The last report.
     var isReachable: Bool {
-        get { lock.withLock { reachable } }
-        set { lock.withLock { reachable = newValue } }
+        get { reachable.withLock { $0 } }
+        set { reachable.withLock { $0 = newValue } }
     }
 }

@@ -1,12 +1,12 @@
-// apple-typecheck: compose Apple/*.swift BackgroundTimeProvider.swift ReachabilityMonitor.swift
+// apple-typecheck: compose Apple/*.swift BackgroundTimeProvider.swift ReachabilityMonitor.swift ../../../Tracking/Sources/Tracking/Concurrency/LockedValue.swift
 import Foundation
 
 /// What the runtime takes from the platform it runs on: where lifecycle notifications are
 /// posted, background time, network reachability and the Mac app's visibility. ``system`` picks
 /// the adapters of `Apple/` on Apple platforms and does-nothing ones on Linux; tests pass fakes.
+// Unchecked: `notifications` is a `NotificationCenter`, thread-safe but not marked `Sendable` in
+// every SDK; every property is a constant and the others are `Sendable`.
 struct PlatformServices: @unchecked Sendable {
-    // Safe: every property is a constant; `NotificationCenter` is thread-safe, though not marked
-    // Sendable in every SDK; the others are Sendable.
     /// Where the lifecycle, protected-data and locale notifications are observed.
     let notifications: NotificationCenter
     /// Where background time is asked for.

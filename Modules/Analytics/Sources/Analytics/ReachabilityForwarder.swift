@@ -1,14 +1,13 @@
 import Dispatcher
 import Foundation
+import Tracking
 
 /// Turns a ``ReachabilityMonitor``'s reports into ``Dispatcher/LifecycleEvent/reachable`` and
 /// ``Dispatcher/LifecycleEvent/unreachable``, once per change: a report equal to the last one
 /// is dropped, so a repeated "satisfied" asks for no second delivery. The network counts as
 /// reachable at the start, as it does for the Dispatcher, so a first "satisfied" is no change.
-final class ReachabilityForwarder: @unchecked Sendable {
-    // Safe: `reachable` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var reachable = true
+final class ReachabilityForwarder: Sendable {
+    private let reachable = LockedValue(true)
     private let monitor: any ReachabilityMonitor
 
     /// Starts `monitor`; `handle` is told each change.
@@ -27,7 +26,7 @@ final class ReachabilityForwarder: @unchecked Sendable {
     deinit { monitor.stop() }
 
     private func changed(to value: Bool) -> Bool {
-        lock.withLock {
+        reachable.withLock { reachable in
             defer { reachable = value }
             return reachable != value
         }

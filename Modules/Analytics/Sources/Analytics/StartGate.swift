@@ -11,13 +11,15 @@ import Tracking
 /// events, oldest first, through its stages to the plugins; events sent meanwhile queue behind
 /// them. From then on this stage forwards to the stack's stages. A runtime that opened its
 /// store at start uses the stack's stages directly, without this one.
-final class StartGate: EventProcessor, @unchecked Sendable {
-    // Safe: every stored `var` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var current: DataQualityStack
-    private var held: [TrackedEvent] = []
-    private var phase: Phase
-    private var refused = 0
+final class StartGate: EventProcessor {
+    private struct State {
+        var current: DataQualityStack
+        var held: [TrackedEvent] = []
+        var phase: Phase
+        var refused = 0
+    }
+
+    private let state: LockedValue<State>
     /// The most events held while waiting.
     let capacity: Int
 
@@ -25,36 +27,30 @@ final class StartGate: EventProcessor, @unchecked Sendable {
 
     /// A gate over `stack`: holding events (`waiting`), or open.
     init(stack: DataQualityStack, waiting: Bool, capacity: Int) {
-        current = stack
-        phase = waiting ? .waiting : .open
+        state = LockedValue(State(current: stack, phase: waiting ? .waiting : .open))
         self.capacity = max(0, capacity)
     }
 
     /// The stack in use: the provisional one while waiting.
-    var stack: DataQualityStack { lock.withLock { current } }
+    var stack: DataQualityStack { state.withLock { $0.current } }
 
     /// Whether events go through the real stack's stages now.
-    var isOpen: Bool { lock.withLock { phase == .open } }
+    var isOpen: Bool { state.withLock { $0.phase == .open } }
 
     /// How many events were refused, the gate being full, so far.
-    var refusedCount: Int { lock.withLock { refused } }
+    var refusedCount: Int { state.withLock { $0.refused } }
 
     /// Holds `event` while waiting (stopping it here), or runs the stack's stages on it.
-    func processInPlace(_ event: inout TrackedEvent) -> Bool {
-        let stages: [any EventProcessor]? = lock.withLock {
-            if phase == .open { return current.processors }
-            if held.count < capacity { held.append(event) } else { refused += 1 }
+    func process(_ event: inout TrackedEvent) -> Bool {
+        let capacity = self.capacity
+        let stages: [any EventProcessor]? = state.withLock { state in
+            if state.phase == .open { return state.current.processors }
+            if state.held.count < capacity { state.held.append(event) } else { state.refused += 1 }
             return nil
         }
         guard let stages else { return false }
-        for stage in stages where !stage.processInPlace(&event) { return false }
+        for stage in stages where !stage.process(&event) { return false }
         return true
-    }
-
-    /// Runs ``processInPlace(_:)`` on a copy.
-    func process(_ event: TrackedEvent) -> TrackedEvent? {
-        var event = event
-        return processInPlace(&event) ? event : nil
     }
 
     /// Installs `stack` and hands the held events, through its stages, to `deliver`, oldest
@@ -62,14 +58,14 @@ final class StartGate: EventProcessor, @unchecked Sendable {
     /// - Returns: how many held events were handed over.
     @discardableResult
     func open(with stack: DataQualityStack, deliver: (TrackedEvent) -> Void) -> Int {
-        lock.withLock {
-            current = stack
-            phase = .replaying
+        state.withLock {
+            $0.current = stack
+            $0.phase = .replaying
         }
         var handed = 0
         while let batch = nextHeld() {
             for var event in batch {
-                guard stack.processors.allSatisfy({ $0.processInPlace(&event) }) else { continue }
+                guard stack.processors.allSatisfy({ $0.process(&event) }) else { continue }
                 deliver(event)
                 handed += 1
             }
@@ -79,13 +75,13 @@ final class StartGate: EventProcessor, @unchecked Sendable {
 
     /// The events held so far, taken out; `nil` (and open) when there are none.
     private func nextHeld() -> [TrackedEvent]? {
-        lock.withLock {
-            guard !held.isEmpty else {
-                phase = .open
+        state.withLock { state in
+            guard !state.held.isEmpty else {
+                state.phase = .open
                 return nil
             }
-            defer { held.removeAll() }
-            return held
+            defer { state.held.removeAll() }
+            return state.held
         }
     }
 }

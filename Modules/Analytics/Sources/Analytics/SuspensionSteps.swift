@@ -1,17 +1,16 @@
 import Foundation
+import Tracking
 
 /// Runs the storage steps of lifecycle moments one after another, in the order the moments
 /// came: a release for suspension that is still running when the app returns to the foreground
 /// finishes before the storage is taken back, never after it.
-final class SuspensionSteps: @unchecked Sendable {
-    // Safe: `last` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var last: Task<Void, Never>?
+final class SuspensionSteps: Sendable {
+    private let last = LockedValue<Task<Void, Never>?>(nil)
 
     /// Queues `step` after every step queued before it, and returns the task running it.
     @discardableResult
     func enqueue(_ step: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
-        lock.withLock {
+        last.withLock { last in
             let previous = last
             let task = Task {
                 await previous?.value

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Tracking
 
 /// The opt-in SIGTERM/SIGINT handling of command-line programs and servers: on either signal,
 /// drain for at most the timeout, then end the process by that signal, as if it had not been
@@ -7,14 +8,14 @@ import Foundation
 ///
 /// The signals are received through Dispatch sources, not a C handler, so the drain runs as
 /// ordinary code. A second signal, or the timeout passing, ends the process at once.
+// Unchecked: `sources` holds Dispatch signal sources (`any DispatchSourceSignal`), which are not
+// `Sendable`; its box's lock guards them.
 final class TerminationDrain: @unchecked Sendable {
     /// The signals handled.
     static let signals: [Int32] = [SIGTERM, SIGINT]
 
-    // Safe: `sources` and `draining` are only touched while holding `lock`.
-    private let lock = NSLock()
-    private var sources: [any DispatchSourceSignal] = []
-    private var draining = false
+    private let sources = LockedValue<[any DispatchSourceSignal]>([])
+    private let draining = LockedValue(false)
     private let queue = DispatchQueue(label: "analytics.termination")
     private let timeout: TimeInterval
     private let drain: @Sendable (TimeInterval) async -> Void
@@ -31,12 +32,12 @@ final class TerminationDrain: @unchecked Sendable {
             source.resume()
             started.append(source)
         }
-        lock.withLock { sources = started }
+        sources.withLock { $0 = started }
     }
 
     /// Stops handling the signals and restores their default action.
     func stop() {
-        let started = lock.withLock {
+        let started = sources.withLock { sources in
             defer { sources.removeAll() }
             return sources
         }
@@ -45,7 +46,7 @@ final class TerminationDrain: @unchecked Sendable {
     }
 
     private func received(_ number: Int32) {
-        let first = lock.withLock {
+        let first = draining.withLock { draining in
             defer { draining = true }
             return !draining
         }

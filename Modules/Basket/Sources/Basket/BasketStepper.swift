@@ -14,10 +14,8 @@ import Tracking
 /// stepper.increment()   // Cart/add/select {"quantity":2}
 /// stepper.purchase()    // Cart/checkout/pay {"quantity":2}
 /// ```
-public final class BasketStepper: @unchecked Sendable {
-    // Safe: `state` is only read or written while holding `lock`; events are sent outside it.
-    private let lock = NSLock()
-    private var state: State
+public final class BasketStepper: Sendable {
+    private let state: LockedValue<State>
     private let reporter: EventReporter<Cart>
 
     /// The lowest quantity the stepper allows.
@@ -37,20 +35,20 @@ public final class BasketStepper: @unchecked Sendable {
     public init(reporter: EventReporter<Cart>, quantity: Int = 1) {
         self.reporter = reporter
         let clamped = min(max(quantity, Self.minimumQuantity), Self.maximumQuantity)
-        self.state = State(quantity: clamped, payment: nil)
+        self.state = LockedValue(State(quantity: clamped, payment: nil))
     }
 
     /// The current quantity, 1...3.
-    public var quantity: Int { lock.withLock { state.quantity } }
+    public var quantity: Int { state.withLock { $0.quantity } }
 
     /// The chosen payment method, if any.
-    public var payment: PaymentMethod? { lock.withLock { state.payment } }
+    public var payment: PaymentMethod? { state.withLock { $0.payment } }
 
     /// Adds one, unless the quantity is already at the maximum.
     /// - Returns: whether the quantity changed (and an event was sent).
     @discardableResult
     public func increment() -> Bool {
-        let newQuantity: Int? = lock.withLock {
+        let newQuantity: Int? = state.withLock { state in
             guard state.quantity < Self.maximumQuantity else { return nil }
             state.quantity += 1
             return state.quantity
@@ -64,7 +62,7 @@ public final class BasketStepper: @unchecked Sendable {
     /// - Returns: whether the quantity changed (and an event was sent).
     @discardableResult
     public func decrement() -> Bool {
-        let newQuantity: Int? = lock.withLock {
+        let newQuantity: Int? = state.withLock { state in
             guard state.quantity > Self.minimumQuantity else { return nil }
             state.quantity -= 1
             return state.quantity
@@ -76,7 +74,7 @@ public final class BasketStepper: @unchecked Sendable {
 
     /// Chooses how to pay; sends `payment/select` with the card type.
     public func selectPayment(_ method: PaymentMethod) {
-        lock.withLock { state.payment = method }
+        state.withLock { $0.payment = method }
         reporter.send(CartEvent.paymentSelected(method))
     }
 
@@ -89,7 +87,7 @@ public final class BasketStepper: @unchecked Sendable {
     /// - Returns: the quantity bought.
     @discardableResult
     public func purchase() -> Int {
-        let current = lock.withLock { state }
+        let current = state.withLock { $0 }
         reporter.send(CartEvent.purchased(quantity: current.quantity, payment: current.payment))
         return current.quantity
     }

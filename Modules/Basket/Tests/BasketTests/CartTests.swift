@@ -41,14 +41,12 @@ struct CartTests {
 }
 
 /// Collects what a ``ViolationHandler`` reports, thread-safely.
-final class ViolationLog: @unchecked Sendable {
-    // Safe: `recorded` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var recorded: [EventFlag] = []
+final class ViolationLog: Sendable {
+    private let recorded = LockedValue<[EventFlag]>([])
 
     /// A handler that appends to this log.
-    var handler: ViolationHandler { ViolationHandler { [self] _, flag in lock.withLock { recorded.append(flag) } } }
+    var handler: ViolationHandler { ViolationHandler { [self] _, flag in recorded.withLock { $0.append(flag) } } }
 
     /// The flags reported so far.
-    var flags: [EventFlag] { lock.withLock { recorded } }
+    var flags: [EventFlag] { recorded.withLock { $0 } }
 }

@@ -11,10 +11,8 @@ import Tracking
 /// - ``submitConsents()`` always reports both choices (`legal`, `marketing` as booleans), hands
 ///   them to `onConsentsSubmitted`, and moves on to login only when legal was accepted.
 /// - Field events carry the field's name, never its content.
-public final class OnboardingFlow: @unchecked Sendable {
-    // Safe: `state` is only read or written while holding `lock`; events and the callback run outside it.
-    private let lock = NSLock()
-    private var state = State()
+public final class OnboardingFlow: Sendable {
+    private let state = LockedValue(State())
     private let reporter: EventReporter<OnboardingAnalytics>
     private let onConsentsSubmitted: @Sendable (ConsentChoices) -> Void
 
@@ -38,16 +36,16 @@ public final class OnboardingFlow: @unchecked Sendable {
     }
 
     /// The current step.
-    public var step: OnboardingStep { lock.withLock { state.step } }
+    public var step: OnboardingStep { state.withLock { $0.step } }
 
     /// The consent choices as currently set on the consent screen.
-    public var consents: ConsentChoices { lock.withLock { state.consents } }
+    public var consents: ConsentChoices { state.withLock { $0.consents } }
 
     /// The user tapped "Create account": starts registration. Sends `registration/tapped`.
     /// - Returns: whether the flow started (it does only once).
     @discardableResult
     public func startRegistration() -> Bool {
-        let started = lock.withLock {
+        let started = state.withLock { state in
             guard state.step == .notStarted else { return false }
             state.step = .registration
             return true
@@ -59,7 +57,7 @@ public final class OnboardingFlow: @unchecked Sendable {
     /// The user filled in `field`. Sends `registration/entered` or `login/entered` with the
     /// field's name, depending on the step; nothing in other steps.
     public func enter(_ field: RegistrationField) {
-        let step: OnboardingStep = lock.withLock {
+        let step: OnboardingStep = state.withLock { state in
             if state.step == .registration { state.enteredFields.insert(field) }
             return state.step
         }
@@ -75,7 +73,7 @@ public final class OnboardingFlow: @unchecked Sendable {
     /// - Returns: whether registration was submitted.
     @discardableResult
     public func submitRegistration() -> Bool {
-        let fields: [RegistrationField]? = lock.withLock {
+        let fields: [RegistrationField]? = state.withLock { state in
             guard state.step == .registration,
                   state.enteredFields.isSuperset(of: [.email, .password]) else { return nil }
             state.step = .consents
@@ -89,7 +87,7 @@ public final class OnboardingFlow: @unchecked Sendable {
     /// Switches one consent on or off. Sends `consents/clicked` with the consent and the new
     /// choice, only on the consent step and only when the choice changes.
     public func setConsent(_ kind: ConsentKind, granted: Bool) {
-        let changed = lock.withLock {
+        let changed = state.withLock { state in
             guard state.step == .consents, state.consents[kind] != granted else { return false }
             state.consents[kind] = granted
             return true
@@ -102,7 +100,7 @@ public final class OnboardingFlow: @unchecked Sendable {
     /// - Returns: the choices, or `nil` when the flow is not on the consent step.
     @discardableResult
     public func submitConsents() -> ConsentChoices? {
-        let choices: ConsentChoices? = lock.withLock {
+        let choices: ConsentChoices? = state.withLock { state in
             guard state.step == .consents else { return nil }
             if state.consents.legal { state.step = .login }
             return state.consents
@@ -123,7 +121,7 @@ public final class OnboardingFlow: @unchecked Sendable {
     /// - Returns: whether the form was submitted (only on the login step).
     @discardableResult
     public func submitLogin(succeeded: Bool) -> Bool {
-        let submitted = lock.withLock {
+        let submitted = state.withLock { state in
             guard state.step == .login else { return false }
             if succeeded { state.step = .finished }
             return true

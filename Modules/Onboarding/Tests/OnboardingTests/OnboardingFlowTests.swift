@@ -135,14 +135,12 @@ struct OnboardingFlowTests {
 }
 
 /// Collects the choices handed to `onConsentsSubmitted`, thread-safely.
-final class ChoicesLog: @unchecked Sendable {
-    // Safe: `recorded` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var recorded: [ConsentChoices] = []
+final class ChoicesLog: Sendable {
+    private let recorded = LockedValue<[ConsentChoices]>([])
 
     /// Appends one set of choices.
-    @Sendable func append(_ choices: ConsentChoices) { lock.withLock { recorded.append(choices) } }
+    @Sendable func append(_ choices: ConsentChoices) { recorded.withLock { $0.append(choices) } }
 
     /// What was received, in order.
-    var choices: [ConsentChoices] { lock.withLock { recorded } }
+    var choices: [ConsentChoices] { recorded.withLock { $0 } }
 }

@@ -9,11 +9,13 @@ import Tracking
 /// basket.increment()
 /// try recorder.expect(Cart.self, [(.add, .select)])
 /// ```
-public final class RecordingPlugin: EventReporterPlugin, @unchecked Sendable {
-    // Safe: `recordedEvents` and `recordedReceipts` are only touched while holding `lock`.
-    private let lock = NSLock()
-    private var recordedEvents: [TrackedEvent] = []
-    private var recordedReceipts: [Receipt] = []
+public final class RecordingPlugin: EventReporterPlugin {
+    private struct Recorded {
+        var events: [TrackedEvent] = []
+        var receipts: [Receipt] = []
+    }
+
+    private let recorded = LockedValue(Recorded())
     private let name: String
 
     /// Creates a recorder.
@@ -21,26 +23,26 @@ public final class RecordingPlugin: EventReporterPlugin, @unchecked Sendable {
     public init(name: String = "recording") { self.name = name }
 
     /// Every event received, in order.
-    public var events: [TrackedEvent] { lock.withLock { recordedEvents } }
+    public var events: [TrackedEvent] { recorded.withLock { $0.events } }
 
     /// Every receipt this plugin issued, in order.
-    public var receipts: [Receipt] { lock.withLock { recordedReceipts } }
+    public var receipts: [Receipt] { recorded.withLock { $0.receipts } }
 
     /// Records the event and returns a receipt whose form is the event's one-line description.
     public func send(_ event: TrackedEvent) -> Receipt? {
         let receipt = Receipt(plugin: name, eventID: event.id, form: event.description)
-        lock.withLock {
-            recordedEvents.append(event)
-            recordedReceipts.append(receipt)
+        recorded.withLock {
+            $0.events.append(event)
+            $0.receipts.append(receipt)
         }
         return receipt
     }
 
     /// Forgets everything recorded.
     public func reset() {
-        lock.withLock {
-            recordedEvents.removeAll()
-            recordedReceipts.removeAll()
+        recorded.withLock {
+            $0.events.removeAll()
+            $0.receipts.removeAll()
         }
     }
 

@@ -10,10 +10,8 @@ import Tracking
 ///   ``moveToBasket(_:)`` only when the item is on the list.
 /// - ``leave(via:)`` sends the exit interaction once per visit, and only after a page view.
 /// - ``moveToBasket(_:)`` hands the item to `onMoveToBasket`, so the app can add it to the basket.
-public final class WishlistPage: @unchecked Sendable {
-    // Safe: `state` is only read or written while holding `lock`; events and the callback run outside it.
-    private let lock = NSLock()
-    private var state: State
+public final class WishlistPage: Sendable {
+    private let state: LockedValue<State>
     private let reporter: EventReporter<WishlistAnalytics>
     private let onMoveToBasket: @Sendable (String) -> Void
 
@@ -36,20 +34,20 @@ public final class WishlistPage: @unchecked Sendable {
         self.onMoveToBasket = onMoveToBasket
         var unique: [String] = []
         for id in itemIDs where !unique.contains(id) { unique.append(id) }
-        self.state = State(itemIDs: unique)
+        self.state = LockedValue(State(itemIDs: unique))
     }
 
     /// The items on the list, in order.
-    public var itemIDs: [String] { lock.withLock { state.itemIDs } }
+    public var itemIDs: [String] { state.withLock { $0.itemIDs } }
 
     /// Whether the page is on screen.
-    public var isVisible: Bool { lock.withLock { state.isVisible } }
+    public var isVisible: Bool { state.withLock { $0.isVisible } }
 
     /// The page came on screen. Sends `page/view` with the item ids, once per visit.
     /// - Returns: whether a page view was sent.
     @discardableResult
     public func appear() -> Bool {
-        let shown: [String]? = lock.withLock {
+        let shown: [String]? = state.withLock { state in
             guard !state.isVisible else { return nil }
             state.isVisible = true
             return state.itemIDs
@@ -63,7 +61,7 @@ public final class WishlistPage: @unchecked Sendable {
     /// - Returns: whether the item was added.
     @discardableResult
     public func add(_ itemID: String) -> Bool {
-        let position: Int? = lock.withLock {
+        let position: Int? = state.withLock { state in
             guard !state.itemIDs.contains(itemID) else { return nil }
             state.itemIDs.append(itemID)
             return state.itemIDs.count - 1
@@ -98,7 +96,7 @@ public final class WishlistPage: @unchecked Sendable {
     /// - Returns: whether an exit was sent.
     @discardableResult
     public func leave(via interaction: ExitInteraction) -> Bool {
-        let itemCount: Int? = lock.withLock {
+        let itemCount: Int? = state.withLock { state in
             guard state.isVisible else { return nil }
             state.isVisible = false
             return state.itemIDs.count
@@ -110,7 +108,7 @@ public final class WishlistPage: @unchecked Sendable {
 
     /// Removes `itemID` and returns how many items remain, or `nil` when it was not there.
     private func take(_ itemID: String) -> Int? {
-        lock.withLock {
+        state.withLock { state in
             guard let index = state.itemIDs.firstIndex(of: itemID) else { return nil }
             state.itemIDs.remove(at: index)
             return state.itemIDs.count

@@ -110,14 +110,12 @@ struct WishlistPageTests {
 }
 
 /// Collects the item ids handed to `onMoveToBasket`, thread-safely.
-final class ItemLog: @unchecked Sendable {
-    // Safe: `recorded` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var recorded: [String] = []
+final class ItemLog: Sendable {
+    private let recorded = LockedValue<[String]>([])
 
     /// Appends one id.
-    @Sendable func append(_ itemID: String) { lock.withLock { recorded.append(itemID) } }
+    @Sendable func append(_ itemID: String) { recorded.withLock { $0.append(itemID) } }
 
     /// What was received, in order.
-    var items: [String] { lock.withLock { recorded } }
+    var items: [String] { recorded.withLock { $0 } }
 }

@@ -30,8 +30,7 @@ struct ExpiringActivityBackgroundTime: BackgroundTimeProvider {
 }
 
 /// One expiring activity: ``end()`` lets its block return, which ends it.
-final class ExpiringActivity: BackgroundTimeGrant, @unchecked Sendable {
-    // Safe: a semaphore is thread-safe.
+final class ExpiringActivity: BackgroundTimeGrant {
     private let ended = DispatchSemaphore(value: 0)
 
     /// Lets the activity's block return.

@@ -1,24 +1,25 @@
-// apple-typecheck: with ../ReachabilityMonitor.swift
+// apple-typecheck: with ../ReachabilityMonitor.swift ../../../../Tracking/Sources/Tracking/Concurrency/LockedValue.swift
 // Apple-only: reachability from the Network framework. Type-checked on Linux by .ci/apple-sdk/typecheck.sh.
 #if canImport(Network)
 import Dispatch
 import Foundation
 import Network
+#if canImport(Tracking)
+import Tracking
+#endif
 
 /// Reachability from `NWPathMonitor` (iOS 12, macOS 10.14, tvOS 12, watchOS 5): a path that is
 /// `.satisfied`, or `.requiresConnection` (a connection attempt would bring it up, as with
 /// VPN on demand), is reachable; `.unsatisfied` is not.
-final class NetworkPathReachability: ReachabilityMonitor, @unchecked Sendable {
-    // Safe: `monitor` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var monitor: NWPathMonitor?
+final class NetworkPathReachability: ReachabilityMonitor {
+    private let monitor = LockedValue<NWPathMonitor?>(nil)
     private let queue = DispatchQueue(label: "Analytics.reachability")
 
     /// Starts a path monitor on a queue of its own; a second start replaces the first.
     func start(_ update: @escaping @Sendable (_ reachable: Bool) -> Void) {
         let started = NWPathMonitor()
         started.pathUpdateHandler = { path in update(Self.isReachable(path.status)) }
-        let previous: NWPathMonitor? = lock.withLock {
+        let previous: NWPathMonitor? = monitor.withLock { monitor in
             defer { monitor = started }
             return monitor
         }
@@ -28,7 +29,7 @@ final class NetworkPathReachability: ReachabilityMonitor, @unchecked Sendable {
 
     /// Cancels the path monitor (a started monitor lives until cancelled).
     func stop() {
-        let started: NWPathMonitor? = lock.withLock {
+        let started: NWPathMonitor? = monitor.withLock { monitor in
             defer { monitor = nil }
             return monitor
         }

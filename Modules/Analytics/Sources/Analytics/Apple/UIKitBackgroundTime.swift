@@ -1,8 +1,11 @@
-// apple-typecheck: with ../BackgroundTimeProvider.swift
+// apple-typecheck: with ../BackgroundTimeProvider.swift ../../../../Tracking/Sources/Tracking/Concurrency/LockedValue.swift
 // Apple-only: a UIKit app's background time. Type-checked on Linux by .ci/apple-sdk/typecheck.sh.
 // UIKit on watchOS has no UIApplication: watchOS uses ExpiringActivityBackgroundTime.
 #if canImport(UIKit) && !os(watchOS)
 import Foundation
+#if canImport(Tracking)
+import Tracking
+#endif
 import UIKit
 
 /// Background time in an app: `UIApplication.beginBackgroundTask(withName:expirationHandler:)`,
@@ -21,12 +24,17 @@ struct UIKitBackgroundTime: BackgroundTimeProvider {
 }
 
 /// One background task: ended once, even when `end()` comes before the task began.
+// Unchecked: `task` holds the `UIApplication` (a main-actor class, not `Sendable`) so that `end()`
+// can end the task from any thread, as UIKit allows; its box's lock guards it.
 final class UIKitBackgroundTask: BackgroundTimeGrant, @unchecked Sendable {
-    // Safe: `began`, `application` and `ended` are only touched while holding `lock`.
-    private let lock = NSLock()
-    private var began: UIBackgroundTaskIdentifier?
-    private var application: UIApplication?
-    private var ended = false
+    /// The task once begun, and whether it was ended.
+    private struct Held {
+        var began: UIBackgroundTaskIdentifier?
+        var application: UIApplication?
+        var ended = false
+    }
+
+    private let task = LockedValue(Held())
 
     /// Begins the task; ends it at once if `end()` came first.
     @MainActor
@@ -34,10 +42,10 @@ final class UIKitBackgroundTask: BackgroundTimeGrant, @unchecked Sendable {
         guard let application = Self.sharedApplication else { return }
         let identifier = application.beginBackgroundTask(withName: reason, expirationHandler: { expired() })
         guard identifier != .invalid else { return }
-        let endNow = lock.withLock {
-            if ended { return true }
-            began = identifier
-            self.application = application
+        let endNow = task.withLock { task in
+            if task.ended { return true }
+            task.began = identifier
+            task.application = application
             return false
         }
         if endNow { application.endBackgroundTask(identifier) }
@@ -52,10 +60,10 @@ final class UIKitBackgroundTask: BackgroundTimeGrant, @unchecked Sendable {
 
     /// Ends the task (`endBackgroundTask(_:)` may be called on any thread).
     func end() {
-        let held: (UIApplication, UIBackgroundTaskIdentifier)? = lock.withLock {
-            ended = true
-            defer { began = nil; application = nil }
-            guard let began, let application else { return nil }
+        let held: (UIApplication, UIBackgroundTaskIdentifier)? = task.withLock { task in
+            task.ended = true
+            defer { task.began = nil; task.application = nil }
+            guard let began = task.began, let application = task.application else { return nil }
             return (application, began)
         }
         if let (application, identifier) = held { application.endBackgroundTask(identifier) }

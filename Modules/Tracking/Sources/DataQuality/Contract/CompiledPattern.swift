@@ -1,8 +1,7 @@
 import Foundation
 
 /// A compiled regular expression.
-final class CompiledPattern: @unchecked Sendable {
-    // Safe: `NSRegularExpression` is immutable and documented as thread-safe.
+final class CompiledPattern: Sendable {
     private let expression: NSRegularExpression
 
     /// Compiles `pattern`, or returns `nil` when it is not a valid expression.

@@ -21,7 +21,7 @@ import Tracking
 /// reporter.send(name: .checkout, action: .pay, userData: ["quantity": 2])
 /// try validator.assertNoViolations()
 /// ```
-public struct ContractValidator: InPlaceEventProcessor {
+public struct ContractValidator: EventProcessor {
     /// How violations are surfaced beyond the flags and diagnostics.
     public enum Mode: Sendable, Equatable {
         /// Flag and report only: the production mode.
@@ -58,7 +58,7 @@ public struct ContractValidator: InPlaceEventProcessor {
 
     /// Fills in defaults, flags the event's violations, reports them and (in strict mode)
     /// records them; never stops the event.
-    public func processInPlace(_ event: inout TrackedEvent) -> Bool {
+    public func process(_ event: inout TrackedEvent) -> Bool {
         guard let report = checkInPlace(&event) else { return true }
         diagnostics?.record(report)
         if mode == .strict { recorder.append(report.violations) }

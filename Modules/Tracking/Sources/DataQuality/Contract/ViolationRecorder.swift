@@ -2,12 +2,10 @@ import Foundation
 import Tracking
 
 /// Collects violations across threads for strict mode.
-final class ViolationRecorder: @unchecked Sendable {
-    // Safe: `violations` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var violations: [ContractViolation] = []
+final class ViolationRecorder: Sendable {
+    private let violations = LockedValue<[ContractViolation]>([])
 
-    var all: [ContractViolation] { lock.withLock { violations } }
-    func append(_ more: [ContractViolation]) { lock.withLock { violations.append(contentsOf: more) } }
-    func reset() { lock.withLock { violations.removeAll() } }
+    var all: [ContractViolation] { violations.withLock { $0 } }
+    func append(_ more: [ContractViolation]) { violations.withLock { $0.append(contentsOf: more) } }
+    func reset() { violations.withLock { $0.removeAll() } }
 }

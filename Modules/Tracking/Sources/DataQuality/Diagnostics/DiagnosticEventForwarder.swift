@@ -12,12 +12,15 @@ import Tracking
 /// let forwarder = DiagnosticEventForwarder(plugins: [dispatcher], processors: quality.processors)
 /// forwarder.attach(to: diagnostics)
 /// ```
-public final class DiagnosticEventForwarder: @unchecked Sendable {
-    // Safe: `bucket`, `suppressed` and `sending` are only touched while holding `lock`.
-    private let lock = NSLock()
-    private var bucket: TokenBucket
-    private var suppressed = 0
-    private var sending = 0
+public final class DiagnosticEventForwarder: Sendable {
+    /// The rate limit, and the counts of suppressed issues and of sends under way.
+    private struct State {
+        var bucket: TokenBucket
+        var suppressed = 0
+        var sending = 0
+    }
+
+    private let state: LockedValue<State>
     private let reporter: EventReporter<TrackingInternal>
     private let now: @Sendable () -> Date
 
@@ -36,28 +39,28 @@ public final class DiagnosticEventForwarder: @unchecked Sendable {
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.reporter = EventReporter(plugins: plugins, processors: processors)
-        self.bucket = TokenBucket(capacity: Double(burst), refillPerSecond: perMinute / 60)
+        self.state = LockedValue(State(bucket: TokenBucket(capacity: Double(burst), refillPerSecond: perMinute / 60)))
         self.now = now
     }
 
     /// How many issues were not sent because of the rate limit or re-entry.
-    public var suppressedCount: Int { lock.withLock { suppressed } }
+    public var suppressedCount: Int { state.withLock { $0.suppressed } }
 
     /// Sends `issue` as an event if the rate limit allows.
     /// - Returns: whether it was sent.
     @discardableResult
     public func report(_ issue: DiagnosticIssue) -> Bool {
         let date = now()
-        let allowed: Bool = lock.withLock {
-            guard sending == 0, bucket.take(at: date) else {
-                suppressed += 1
+        let allowed: Bool = state.withLock { state in
+            guard state.sending == 0, state.bucket.take(at: date) else {
+                state.suppressed += 1
                 return false
             }
-            sending += 1
+            state.sending += 1
             return true
         }
         guard allowed else { return false }
-        defer { lock.withLock { sending -= 1 } }
+        defer { state.withLock { $0.sending -= 1 } }
         var userData: UserData = ["code": .string(issue.code), "message": .string(issue.message)]
         if let eventID = issue.eventID { userData["eventId"] = .string(eventID.uuidString.lowercased()) }
         let action = TrackingInternal.Action(rawValue: issue.kind.rawValue) ?? .storage

@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 
 /// The tracker's view of itself: counters and recent errors, observable by API and callback.
 ///
@@ -11,7 +12,7 @@ import Foundation
 /// diagnostics.increment(.persisted, by: 10)
 /// diagnostics.snapshot().count(.persisted)   // 10
 /// ```
-public final class Diagnostics: @unchecked Sendable {
+public final class Diagnostics: Sendable {
     /// What an observer is told.
     public enum Update: Sendable, Equatable {
         /// A counter moved by `amount`.
@@ -20,34 +21,37 @@ public final class Diagnostics: @unchecked Sendable {
         case issue(DiagnosticIssue)
     }
 
-    // Safe: every mutable property below is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var counters = SlotCounts(DiagnosticsCounter.allCases)
-    private var issueTotals = SlotCounts(DiagnosticIssue.Kind.allCases)
-    private var recent: RecentIssues
-    private var observers = ObserverRegistry<Update>()
+    /// The counts, the recent issues and the observers.
+    private struct State {
+        var counters = SlotCounts(DiagnosticsCounter.allCases)
+        var issueTotals = SlotCounts(DiagnosticIssue.Kind.allCases)
+        var recent: RecentIssues
+        var observers = ObserverRegistry<Update>()
+    }
+
+    private let state: LockedValue<State>
 
     /// Creates an empty diagnostics hub.
     /// - Parameter recentLimit: how many of the latest issues ``snapshot()`` keeps (older ones
     ///   are only counted).
-    public init(recentLimit: Int = 100) { recent = RecentIssues(limit: max(1, recentLimit)) }
+    public init(recentLimit: Int = 100) { state = LockedValue(State(recent: RecentIssues(limit: max(1, recentLimit)))) }
 
     /// Adds `amount` to `counter`.
     public func increment(_ counter: DiagnosticsCounter, by amount: Int = 1) {
         guard amount != 0 else { return }
-        let callbacks = lock.withLock {
-            counters.add(amount, at: counter.slot)
-            return observers.all
+        let callbacks = state.withLock { state in
+            state.counters.add(amount, at: counter.slot)
+            return state.observers.all
         }
         for callback in callbacks { callback(.counted(counter, amount: amount)) }
     }
 
     /// Adds one to `counter`, and one to `also` when given, under one lock.
     func increment(_ counter: DiagnosticsCounter, and also: DiagnosticsCounter?) {
-        let callbacks = lock.withLock {
-            counters.add(1, at: counter.slot)
-            if let also { counters.add(1, at: also.slot) }
-            return observers.all
+        let callbacks = state.withLock { state in
+            state.counters.add(1, at: counter.slot)
+            if let also { state.counters.add(1, at: also.slot) }
+            return state.observers.all
         }
         for callback in callbacks {
             callback(.counted(counter, amount: 1))
@@ -57,10 +61,10 @@ public final class Diagnostics: @unchecked Sendable {
 
     /// Records an issue and tells the observers.
     public func record(_ issue: DiagnosticIssue) {
-        let callbacks = lock.withLock {
-            issueTotals.add(1, at: issue.kind.slot)
-            recent.append(issue)
-            return observers.all
+        let callbacks = state.withLock { state in
+            state.issueTotals.add(1, at: issue.kind.slot)
+            state.recent.append(issue)
+            return state.observers.all
         }
         for callback in callbacks { callback(.issue(issue)) }
     }
@@ -68,10 +72,10 @@ public final class Diagnostics: @unchecked Sendable {
     /// Records a batch's issues under one lock, as one entry, then tells the observers about
     /// each (making each issue only then).
     func record(_ batch: any DiagnosticIssueBatch) {
-        let callbacks = lock.withLock {
-            issueTotals.add(batch.count, at: batch.kind.slot)
-            recent.append(batch)
-            return observers.all
+        let callbacks = state.withLock { state in
+            state.issueTotals.add(batch.count, at: batch.kind.slot)
+            state.recent.append(batch)
+            return state.observers.all
         }
         guard !callbacks.isEmpty else { return }
         for index in 0..<batch.count {
@@ -92,8 +96,8 @@ public final class Diagnostics: @unchecked Sendable {
 
     /// The counters and recent issues right now.
     public func snapshot() -> DiagnosticsSnapshot {
-        lock.withLock {
-            DiagnosticsSnapshot(counters: counters.dictionary, issueTotals: issueTotals.dictionary, recentIssues: recent.inOrder)
+        state.withLock { state in
+            DiagnosticsSnapshot(counters: state.counters.dictionary, issueTotals: state.issueTotals.dictionary, recentIssues: state.recent.inOrder)
         }
     }
 
@@ -101,20 +105,20 @@ public final class Diagnostics: @unchecked Sendable {
     /// Keep the token to stop observing.
     @discardableResult
     public func observe(_ callback: @escaping @Sendable (Update) -> Void) -> ObserverToken {
-        lock.withLock { observers.add(callback) }
+        state.withLock { $0.observers.add(callback) }
     }
 
     /// Stops calling the observer registered with `token`.
     public func removeObserver(_ token: ObserverToken) {
-        lock.withLock { observers.remove(token) }
+        state.withLock { $0.observers.remove(token) }
     }
 
     /// Sets every counter to zero and forgets the issues (observers stay).
     public func reset() {
-        lock.withLock {
-            counters.removeAll()
-            issueTotals.removeAll()
-            recent.removeAll()
+        state.withLock { state in
+            state.counters.removeAll()
+            state.issueTotals.removeAll()
+            state.recent.removeAll()
         }
     }
 }

@@ -1,20 +1,20 @@
 /// What the tracker counts about its own work.
 public enum DiagnosticsCounter: String, Sendable, Codable, CaseIterable, Hashable {
-    /// Events handed to the destinations.
+    /// Events handed to the plugins, after the stages.
     case sent
     /// Events written to durable storage.
     case persisted
-    /// Events a destination acknowledged.
+    /// Events the collector acknowledged.
     case delivered
     /// Delivery attempts that will be retried.
     case retried
-    /// Events refused by a destination or past their attempts or age.
+    /// Events the collector refused, or past their attempts or age.
     case rejected
     /// Events evicted to keep the store within its bounds.
     case evicted
     /// Events that carry at least one data-quality flag.
     case flagged
-    /// Events stopped before any destination (opt-out, denied consent).
+    /// Events a stage stopped before any plugin (opt-out, denied consent).
     case dropped
 }
 

@@ -1,8 +1,8 @@
 import Tracking
 
-/// The stage that counts, in ``Diagnostics``, every event handed to the destinations (`sent`)
+/// The stage that counts, in ``Diagnostics``, every event handed to the plugins (`sent`)
 /// and every one carrying a flag (`flagged`). Place it last among the processors.
-struct DiagnosticsTally: InPlaceEventProcessor {
+struct DiagnosticsTally: EventProcessor {
     private let diagnostics: Diagnostics
 
     /// Creates the stage.
@@ -10,7 +10,7 @@ struct DiagnosticsTally: InPlaceEventProcessor {
 
     /// Counts `event` as sent, and as flagged when it carries a flag, under one lock; never
     /// stops it.
-    public func processInPlace(_ event: inout TrackedEvent) -> Bool {
+    public func process(_ event: inout TrackedEvent) -> Bool {
         diagnostics.increment(.sent, and: event.flags.isEmpty ? nil : .flagged)
         return true
     }

@@ -1,7 +1,7 @@
 /// The latest issues, at most `limit`: single issues and batches (``DiagnosticIssueBatch``),
 /// oldest first. Recording drops the oldest entries, or the oldest issues of a batch, beyond
 /// the limit, without shifting the others on every record.
-struct RecentIssues {
+struct RecentIssues: Sendable {
     /// One recorded entry: an issue, the issues of a batch from `first` on, or nothing (dropped).
     private enum Entry {
         case issue(DiagnosticIssue)

@@ -1,6 +1,6 @@
 /// Counts for each case of a small enum, in an array indexed by the case's position: adding
 /// hashes nothing. Only the counts that were ever touched appear in ``dictionary``.
-struct SlotCounts<Key: Hashable> {
+struct SlotCounts<Key: Hashable & Sendable>: Sendable {
     private let keys: [Key]
     private var counts: [Int]
     private var touched: [Bool]

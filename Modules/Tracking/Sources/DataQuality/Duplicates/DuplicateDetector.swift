@@ -15,7 +15,7 @@ import Tracking
 ///
 /// Memory is bounded: at most `capacity` recent contents and `capacity` ids are remembered,
 /// the oldest forgotten first.
-struct DuplicateDetector: InPlaceEventProcessor {
+struct DuplicateDetector: EventProcessor {
     /// Seconds within which identical content counts as a duplicate.
     public let window: TimeInterval
     private let memory: DuplicateMemory
@@ -31,7 +31,7 @@ struct DuplicateDetector: InPlaceEventProcessor {
     }
 
     /// Flags the event if it is a duplicate; never stops it.
-    public func processInPlace(_ event: inout TrackedEvent) -> Bool {
+    public func process(_ event: inout TrackedEvent) -> Bool {
         memory.check(&event, window: window)
         return true
     }

@@ -4,15 +4,13 @@ import Tracking
 /// The remembered ids and contents behind a `DuplicateDetector` (``RecentEvents``, at most
 /// `capacity` of each, the oldest forgotten first), locked, and the flags and diagnostics of
 /// the duplicates it finds.
-final class DuplicateMemory: @unchecked Sendable {
-    // Safe: `recent` is only touched while holding `lock`.
-    private let lock = NSLock()
+final class DuplicateMemory: Sendable {
     private let diagnostics: Diagnostics?
-    private var recent: RecentEvents
+    private let recent: LockedValue<RecentEvents>
 
     init(capacity: Int, diagnostics: Diagnostics?) {
         self.diagnostics = diagnostics
-        recent = RecentEvents(capacity: capacity)
+        recent = LockedValue(RecentEvents(capacity: capacity))
     }
 
     /// Flags `event` `duplicate_id` when its id was seen, and `duplicate` when its content
@@ -21,7 +19,7 @@ final class DuplicateMemory: @unchecked Sendable {
         // Identify calls are exempt from the content check; the hash is taken outside the lock.
         let hash = event.kind == .identify
             ? nil : ContentHash.of(category: event.category, name: event.name, action: event.action, userData: event.userData)
-        let (repeatedID, earlier) = lock.withLock { recent.check(event, contentHash: hash, window: window) }
+        let (repeatedID, earlier) = recent.withLock { $0.check(event, contentHash: hash, window: window) }
         guard repeatedID || earlier != nil else { return }
         let original = event
         if repeatedID { flag(&event, EventFlag(code: "duplicate_id", detail: EventID.text(event.id)), original: original) }

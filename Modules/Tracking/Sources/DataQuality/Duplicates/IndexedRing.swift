@@ -1,7 +1,7 @@
 /// The last `capacity` entries appended, in a preallocated ring (appending to a full ring
 /// overwrites the oldest), each found by the 64-bit key it was appended with through a
 /// ``HashIndex``: no allocation and no SipHash per entry.
-struct IndexedRing<Entry> {
+struct IndexedRing<Entry: Sendable>: Sendable {
     private var entries: [Entry] = []
     private var keys: [UInt64] = []
     private var index: HashIndex

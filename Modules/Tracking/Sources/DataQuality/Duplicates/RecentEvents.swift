@@ -5,7 +5,7 @@ import Tracking
 /// access per event, not one per table): at most `capacity` of each, the oldest forgotten
 /// first. Ids are filed under their random half, contents under their ``ContentHash`` and
 /// compared in full only when the hash matches. Not thread-safe: its owner locks.
-struct RecentEvents {
+struct RecentEvents: Sendable {
     private var ids: IndexedRing<SeenID>
     /// One entry per content hash: the first event of the latest run with that hash.
     private var contents: IndexedRing<RememberedContent>

@@ -18,7 +18,7 @@ import Tracking
 /// The merged ``Tracking/TrackedEvent/context`` is what a single flat context would be:
 /// hydration's keys replace a caller's keys of the same name (an entities array is appended to),
 /// and providers' fields replace anything.
-struct ContextHydrator: InPlaceEventProcessor {
+struct ContextHydrator: EventProcessor {
     private let base: UserData
     private let mobileEntity: UserDataValue?
     /// Makes `base` and `mobileEntity` again for a changed device.
@@ -83,7 +83,7 @@ struct ContextHydrator: InPlaceEventProcessor {
 
     /// Points `event` at the shared context of its session and sets its own context to the
     /// session's event index, the caller's own keys and the providers' fields; never stops it.
-    public func processInPlace(_ event: inout TrackedEvent) -> Bool {
+    public func process(_ event: inout TrackedEvent) -> Bool {
         let identifiers = identity?.identifiers
         let session = sessions?.nextEvent(at: event.timestamp, id: event.id)
         let key = SharedContextKey(

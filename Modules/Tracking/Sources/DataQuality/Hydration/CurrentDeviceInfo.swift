@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 
 /// The device info, kept current: the locale and time zone are read again whenever the system
 /// posts Foundation's `NSLocale.currentLocaleDidChangeNotification` (`NSCurrentLocaleDidChangeNotification`)
@@ -10,18 +11,23 @@ import Foundation
 /// let device = CurrentDeviceInfo()
 /// device.value.timeZone   // "Europe/Berlin", then "America/New_York" after the user travels
 /// ```
+// Unchecked: `tokens` holds NotificationCenter's observer tokens (`any NSObjectProtocol`), which
+// are not `Sendable`; its box's lock guards them.
 public final class CurrentDeviceInfo: @unchecked Sendable {
     /// The notifications that make it read the region again.
     public static let changeNotifications: [Notification.Name] = [
         NSLocale.currentLocaleDidChangeNotification, .NSSystemTimeZoneDidChange,
     ]
 
-    // Safe: `info`, `changes`, `tokens` and `observers` are only touched while holding `lock`.
-    private let lock = NSLock()
-    private var info: DeviceInfo
-    private var changes = 0
-    private var tokens: [any NSObjectProtocol] = []
-    private var observers: [@Sendable () -> Void] = []
+    /// The region as last read, how often it changed, and who is told.
+    private struct Region {
+        var info: DeviceInfo
+        var changes = 0
+        var observers: [@Sendable () -> Void] = []
+    }
+
+    private let region: LockedValue<Region>
+    private let tokens = LockedValue<[any NSObjectProtocol]>([])
     private let center: NotificationCenter
     private let readRegion: @Sendable () -> DeviceRegion
 
@@ -32,31 +38,31 @@ public final class CurrentDeviceInfo: @unchecked Sendable {
 
     /// Starts from `initial`; `readRegion` reads the region again after a change notification.
     init(initial: DeviceInfo, center: NotificationCenter, readRegion: @escaping @Sendable () -> DeviceRegion) {
-        info = initial
+        region = LockedValue(Region(info: initial))
         self.center = center
         self.readRegion = readRegion
         let observed = Self.changeNotifications.map { name in
             center.addObserver(forName: name, object: nil, queue: nil) { [weak self] _ in self?.refresh() }
         }
-        lock.withLock { tokens = observed }
+        tokens.withLock { $0 = observed }
     }
 
     /// The device info as of the last change notification.
-    public var value: DeviceInfo { lock.withLock { info } }
+    public var value: DeviceInfo { region.withLock { $0.info } }
 
     /// How many times the region changed since the start: a cheap way to tell that ``value`` did.
-    public var changeCount: Int { lock.withLock { changes } }
+    public var changeCount: Int { region.withLock { $0.changes } }
 
     /// ``changeCount`` and ``value`` read together.
-    var snapshot: (changeCount: Int, value: DeviceInfo) { lock.withLock { (changes, info) } }
+    var snapshot: (changeCount: Int, value: DeviceInfo) { region.withLock { ($0.changes, $0.info) } }
 
     /// Calls `action` after each change, once ``value`` and ``changeCount`` show it, on the
     /// thread that posted the notification.
-    public func onChange(_ action: @escaping @Sendable () -> Void) { lock.withLock { observers.append(action) } }
+    public func onChange(_ action: @escaping @Sendable () -> Void) { region.withLock { $0.observers.append(action) } }
 
     /// Stops observing. Safe to call more than once.
     public func stop() {
-        let observed = lock.withLock {
+        let observed = tokens.withLock { tokens in
             defer { tokens.removeAll() }
             return tokens
         }
@@ -67,12 +73,12 @@ public final class CurrentDeviceInfo: @unchecked Sendable {
 
     /// Reads the region again; when it differs, records it, then tells the observers.
     private func refresh() {
-        let region = readRegion()
-        let toTell: [@Sendable () -> Void] = lock.withLock {
-            guard info.region != region else { return [] }
-            info.region = region
-            changes += 1
-            return observers
+        let read = readRegion()
+        let toTell: [@Sendable () -> Void] = region.withLock { region in
+            guard region.info.region != read else { return [] }
+            region.info.region = read
+            region.changes += 1
+            return region.observers
         }
         for action in toTell { action() }
     }

@@ -10,32 +10,35 @@ protocol LastValueCacheKey {
 /// The value made for the last key asked for, kept until another key comes: the shared context
 /// of the current session (hydration), the redacted form of the last shared context (redaction).
 /// Making the value happens outside the lock.
-final class LastValueCache<Key: LastValueCacheKey, Value>: @unchecked Sendable {
-    // Safe: `last` is only touched while holding `lock`. It holds the key strongly, so a key
-    // compared by identity cannot be reused by another instance while cached.
-    private let lock = NSLock()
-    private var last: (key: Key, value: Value)?
-    /// Counts ``reset()`` calls: a value made across one is not kept.
-    private var generation = 0
+final class LastValueCache<Key: LastValueCacheKey & Sendable, Value: Sendable>: Sendable {
+    private struct State {
+        /// Holds the key strongly, so a key compared by identity cannot be reused by another
+        /// instance while cached.
+        var last: (key: Key, value: Value)?
+        /// Counts ``reset()`` calls: a value made across one is not kept.
+        var generation = 0
+    }
+
+    private let state = LockedValue(State())
 
     /// The value for `key`: the cached one when `key` matches the last one asked for, otherwise
     /// `make(key)`'s, which is kept for the next call.
     func value(for key: Key, make: (Key) -> Value) -> Value {
-        let (cached, started): (Value?, Int) = lock.withLock {
-            guard let last, last.key.matches(key) else { return (nil, generation) }
-            return (last.value, generation)
+        let (cached, started): (Value?, Int) = state.withLock { state in
+            guard let last = state.last, last.key.matches(key) else { return (nil, state.generation) }
+            return (last.value, state.generation)
         }
         if let cached { return cached }
         let made = make(key)
-        lock.withLock { if generation == started { last = (key, made) } }
+        state.withLock { state in if state.generation == started { state.last = (key, made) } }
         return made
     }
 
     /// Forgets the cached value: the next call makes a new one.
     func reset() {
-        lock.withLock {
-            last = nil
-            generation &+= 1
+        state.withLock { state in
+            state.last = nil
+            state.generation &+= 1
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -16,10 +17,8 @@ import Darwin
 /// same folder, which is flushed to disk (`F_FULLFSYNC` on Darwin) and renamed over the old one,
 /// so a crash or a power loss leaves either the old or the new file, never a torn one. A file that cannot be parsed is set aside as
 /// `<name>.corrupt` and the store starts empty (see ``recoveredFromCorruption``).
-final class FileIdentityStore: IdentityStore, @unchecked Sendable {
-    // Safe: `values` is only touched while holding `lock`; `url` and the flag are immutable.
-    private let lock = NSLock()
-    private var values: [String: String]
+final class FileIdentityStore: IdentityStore {
+    private let values: LockedValue<[String: String]>
     /// The file.
     public let url: URL
     /// Whether the file existed but could not be parsed and was set aside.
@@ -32,7 +31,7 @@ final class FileIdentityStore: IdentityStore, @unchecked Sendable {
         let folder = url.deletingLastPathComponent()
         try Self.createPrivateFolder(folder.path)
         guard FileManager.default.fileExists(atPath: url.path) else {
-            values = [:]
+            values = LockedValue([:])
             recoveredFromCorruption = false
             return
         }
@@ -43,19 +42,19 @@ final class FileIdentityStore: IdentityStore, @unchecked Sendable {
             throw IdentityStoreError(operation: "read", path: url.path, reason: error.localizedDescription)
         }
         if let decoded = try? JSONDecoder().decode([String: String].self, from: data) {
-            values = decoded
+            values = LockedValue(decoded)
             recoveredFromCorruption = false
         } else {
             let aside = url.appendingPathExtension("corrupt")
             try? FileManager.default.removeItem(at: aside)
             try? FileManager.default.moveItem(at: url, to: aside)
-            values = [:]
+            values = LockedValue([:])
             recoveredFromCorruption = true
         }
     }
 
     /// The value under `key`.
-    public func value(forKey key: String) -> String? { lock.withLock { values[key] } }
+    public func value(forKey key: String) -> String? { values.withLock { $0[key] } }
 
     /// Stores `value` under `key` and rewrites the file.
     public func setValue(_ value: String, forKey key: String) throws {
@@ -73,7 +72,7 @@ final class FileIdentityStore: IdentityStore, @unchecked Sendable {
     }
 
     private func update(_ change: (inout [String: String]) -> Void) throws {
-        try lock.withLock {
+        try values.withLock { values in
             var next = values
             change(&next)
             guard next != values || !FileManager.default.fileExists(atPath: url.path) else { return }

@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 
 /// The identifiers every event carries (Snowplow v2 naming in brackets):
 ///
@@ -9,7 +10,7 @@ import Foundation
 ///
 /// Thread-safe. Persists through an ``IdentityStore``; a failed write is reported to
 /// ``Diagnostics`` and the value is still used in memory.
-public final class Identity: @unchecked Sendable {
+public final class Identity: Sendable {
     /// The keys this class uses in the ``IdentityStore``.
     enum Key {
         /// The installation id.
@@ -18,12 +19,15 @@ public final class Identity: @unchecked Sendable {
         static let userID = "identity.userId"
     }
 
-    // Safe: `cachedInstallationID` and `cachedUserID` are only touched while holding `lock`.
-    private let lock = NSLock()
+    /// The identifiers as last read or written.
+    private struct Cached {
+        var installationID: UUID?
+        var userID: String?
+    }
+
     private let store: any IdentityStore
     private let diagnostics: Diagnostics?
-    private var cachedInstallationID: UUID?
-    private var cachedUserID: String?
+    private let cached: LockedValue<Cached>
     /// This process's instance id.
     public let instanceID: UUID
 
@@ -36,43 +40,42 @@ public final class Identity: @unchecked Sendable {
         self.store = store
         self.diagnostics = diagnostics
         self.instanceID = instanceID
-        cachedInstallationID = store.value(forKey: Key.installationID).flatMap(UUID.init(uuidString:))
-        cachedUserID = store.value(forKey: Key.userID)
+        cached = LockedValue(Cached(installationID: store.value(forKey: Key.installationID).flatMap(UUID.init(uuidString:)),
+                                    userID: store.value(forKey: Key.userID)))
     }
 
     /// The installation id, created and persisted on first use.
-    public var installationID: UUID { lock.withLock { currentInstallationID() } }
+    public var installationID: UUID { cached.withLock { currentInstallationID(&$0) } }
 
     /// The installation id (created on first use, like ``installationID``) and the logged-in
     /// user's id, read together under one lock.
     var identifiers: (installationID: UUID, userID: String?) {
-        lock.withLock { (currentInstallationID(), cachedUserID) }
+        cached.withLock { (currentInstallationID(&$0), $0.userID) }
     }
 
     /// The logged-in user's id, or `nil` when logged out.
-    public var userID: String? { lock.withLock { cachedUserID } }
+    public var userID: String? { cached.withLock { $0.userID } }
 
     /// Sets the user id (on login) and persists it.
     public func logIn(userID: String) {
-        lock.withLock {
-            cachedUserID = userID
+        cached.withLock {
+            $0.userID = userID
             save(userID, forKey: Key.userID)
         }
     }
 
     /// Clears the user id (on logout).
     public func logOut() {
-        lock.withLock {
-            cachedUserID = nil
+        cached.withLock {
+            $0.userID = nil
             remove(Key.userID)
         }
     }
 
     /// Forgets the installation id and user id, in memory and in the store.
     public func purge() {
-        lock.withLock {
-            cachedInstallationID = nil
-            cachedUserID = nil
+        cached.withLock {
+            $0 = Cached()
             for key in [Key.installationID, Key.userID] {
                 do {
                     try store.removeValue(forKey: key)
@@ -83,11 +86,11 @@ public final class Identity: @unchecked Sendable {
         }
     }
 
-    /// The installation id, created and persisted if there is none. Call while holding `lock`.
-    private func currentInstallationID() -> UUID {
-        if let cachedInstallationID { return cachedInstallationID }
+    /// The installation id, created and persisted if there is none. Called inside `cached`'s lock.
+    private func currentInstallationID(_ cached: inout Cached) -> UUID {
+        if let known = cached.installationID { return known }
         let created = UUID()
-        cachedInstallationID = created
+        cached.installationID = created
         save(created.uuidString.lowercased(), forKey: Key.installationID)
         return created
     }

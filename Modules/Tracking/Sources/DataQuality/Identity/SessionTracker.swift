@@ -12,15 +12,18 @@ import Tracking
 ///
 /// Idle time is measured on a clock that setting the date does not step (``SessionState``): each
 /// moment is placed on it by its distance from the wall clock's present.
-public final class SessionTracker: @unchecked Sendable {
+public final class SessionTracker: Sendable {
     /// The key the state is saved under.
     static let storeKey = "session.state"
 
-    // Safe: `state`, `lastSaved` and `unsaved` are only touched while holding `lock`.
-    private let lock = NSLock()
-    private var state: SessionState
-    private var lastSaved: Date?
-    private var unsaved = false
+    /// The session and when it was last saved.
+    private struct Saved {
+        var state: SessionState
+        var lastSaved: Date?
+        var unsaved = false
+    }
+
+    private let saved: LockedValue<Saved>
     private let wallClock: @Sendable () -> Date
     private let steadyClock: @Sendable () -> TimeInterval
     private let store: any IdentityStore
@@ -63,15 +66,15 @@ public final class SessionTracker: @unchecked Sendable {
             ?? SessionState()
         restored.foregroundTimeout = foregroundTimeout
         restored.backgroundTimeout = backgroundTimeout
-        state = restored
+        saved = LockedValue(Saved(state: restored))
     }
 
     deinit {
-        if unsaved { save(at: wallClock()) }
+        persist()
     }
 
     /// The current state.
-    var current: SessionState { lock.withLock { state } }
+    var current: SessionState { saved.withLock { $0.state } }
 
     /// `date` on the forward-only clock: its present reading, moved by `date`'s distance from
     /// the wall clock's present.
@@ -82,11 +85,12 @@ public final class SessionTracker: @unchecked Sendable {
     /// Accounts for an event and returns its session.
     func nextEvent(at date: Date, id: UUID) -> SessionSnapshot {
         let steady = steady(date)
-        return lock.withLock {
-            let snapshot = state.nextEvent(at: date, steady: steady, id: id)
-            unsaved = true
-            if snapshot.isNewSession || lastSaved.map({ date.timeIntervalSince($0) >= persistInterval || date < $0 }) ?? true {
-                save(at: date)
+        let persistInterval = self.persistInterval
+        return saved.withLock { saved in
+            let snapshot = saved.state.nextEvent(at: date, steady: steady, id: id)
+            saved.unsaved = true
+            if snapshot.isNewSession || saved.lastSaved.map({ date.timeIntervalSince($0) >= persistInterval || date < $0 }) ?? true {
+                save(&saved, at: date)
             }
             return snapshot
         }
@@ -95,35 +99,34 @@ public final class SessionTracker: @unchecked Sendable {
     /// The app went to the background.
     public func didEnterBackground(at date: Date = Date()) {
         let steady = steady(date)
-        lock.withLock {
-            state.didEnterBackground(at: date, steady: steady)
-            save(at: date)
+        saved.withLock { saved in
+            saved.state.didEnterBackground(at: date, steady: steady)
+            save(&saved, at: date)
         }
     }
 
     /// The app is coming to the foreground.
     public func willEnterForeground(at date: Date = Date()) {
         let steady = steady(date)
-        lock.withLock {
-            state.willEnterForeground(at: date, steady: steady)
-            save(at: date)
+        saved.withLock { saved in
+            saved.state.willEnterForeground(at: date, steady: steady)
+            save(&saved, at: date)
         }
     }
 
     /// Saves the state if events changed it since the last save: called on a clean close, so
     /// that a restart continues the event index.
     public func persist() {
-        lock.withLock {
-            if unsaved { save(at: wallClock()) }
+        saved.withLock { saved in
+            if saved.unsaved { save(&saved, at: wallClock()) }
         }
     }
 
     /// Forgets the session, in memory and in the store; the next event starts session 1.
     public func purge() {
-        lock.withLock {
-            state = SessionState(foregroundTimeout: state.foregroundTimeout, backgroundTimeout: state.backgroundTimeout)
-            lastSaved = nil
-            unsaved = false
+        saved.withLock { saved in
+            saved = Saved(state: SessionState(foregroundTimeout: saved.state.foregroundTimeout,
+                                              backgroundTimeout: saved.state.backgroundTimeout))
             do {
                 try store.removeValue(forKey: Self.storeKey)
             } catch {
@@ -132,12 +135,13 @@ public final class SessionTracker: @unchecked Sendable {
         }
     }
 
-    private func save(at date: Date) {
+    /// Writes `saved`'s state to the store. Called inside `saved`'s lock.
+    private func save(_ saved: inout Saved, at date: Date) {
         do {
-            let data = try JSONEncoder().encode(state)
+            let data = try JSONEncoder().encode(saved.state)
             try store.setValue(String(decoding: data, as: UTF8.self), forKey: Self.storeKey)
-            lastSaved = date
-            unsaved = false
+            saved.lastSaved = date
+            saved.unsaved = false
         } catch {
             diagnostics?.record(.storage, code: "session_write_failed", message: String(describing: error))
         }

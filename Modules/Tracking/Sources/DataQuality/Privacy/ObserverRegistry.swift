@@ -1,6 +1,6 @@
 /// The callbacks registered with an observable type, by token. A value type: its owner keeps
 /// it under its own lock, together with the state the callbacks report on.
-struct ObserverRegistry<Change> {
+struct ObserverRegistry<Change>: Sendable {
     /// The token of each callback of ``all``, at the same position.
     private var tokens: [Int] = []
     private var next = 0

@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 
 /// Opt-out, consent per event category, and purge: locked, persisted through an ``IdentityStore``.
 ///
@@ -11,7 +12,7 @@ import Foundation
 /// privacy.observe { change in dispatcher.handle(change) }
 /// privacy.setConsent(.granted, for: "Marketing")
 /// ```
-public final class PrivacyControls: @unchecked Sendable {
+public final class PrivacyControls: Sendable {
     /// The keys used in the ``IdentityStore``.
     enum Key {
         /// `"true"` while opted out.
@@ -23,17 +24,20 @@ public final class PrivacyControls: @unchecked Sendable {
         static let knownCategories = "privacy.consentCategories"
     }
 
-    // Safe: every mutable property is only touched while holding `lock`.
-    private let lock = NSLock()
+    /// Opt-out, the consent decisions and the observers.
+    private struct State {
+        var optedOut: Bool
+        var decisions: [String: ConsentDecision]
+        var requiring: Set<String> { didSet { requiringLengths = PrivacyControls.lengths(of: requiring) } }
+        /// The UTF-8 lengths of the categories in `requiring`: most categories are found not to
+        /// need consent without being hashed.
+        var requiringLengths: LengthMask
+        var observers = ObserverRegistry<PrivacyChange>()
+    }
+
     private let store: any IdentityStore
     private let diagnostics: Diagnostics?
-    private var optedOut: Bool
-    private var decisions: [String: ConsentDecision]
-    private var requiring: Set<String> { didSet { requiringLengths = Self.lengths(of: requiring) } }
-    /// The UTF-8 lengths of the categories in `requiring`: most categories are found not to need
-    /// consent without being hashed.
-    private var requiringLengths: LengthMask
-    private var observers = ObserverRegistry<PrivacyChange>()
+    private let state: LockedValue<State>
 
     /// Restores the privacy state saved in `store`.
     /// - Parameters:
@@ -44,7 +48,7 @@ public final class PrivacyControls: @unchecked Sendable {
         self.store = store
         self.diagnostics = diagnostics
         var requiring = consentCategories
-        optedOut = store.value(forKey: Key.optedOut) == "true"
+        let optedOut = store.value(forKey: Key.optedOut) == "true"
         let remembered = store.value(forKey: Key.knownCategories)
             .flatMap { try? JSONDecoder().decode([String].self, from: Data($0.utf8)) } ?? []
         requiring.formUnion(remembered)
@@ -54,16 +58,15 @@ public final class PrivacyControls: @unchecked Sendable {
                 decisions[category] = saved
             }
         }
-        self.decisions = decisions
-        self.requiring = requiring
-        requiringLengths = Self.lengths(of: requiring)
+        state = LockedValue(State(optedOut: optedOut, decisions: decisions, requiring: requiring,
+                                  requiringLengths: Self.lengths(of: requiring)))
     }
 
     /// Whether the user opted out.
-    public var isOptedOut: Bool { lock.withLock { optedOut } }
+    public var isOptedOut: Bool { state.withLock { $0.optedOut } }
 
     /// The event categories that need consent.
-    public var consentCategories: Set<String> { lock.withLock { requiring } }
+    public var consentCategories: Set<String> { state.withLock { $0.requiring } }
 
     /// Opts out: from now on no event is stored, and observers are told (the runtime then
     /// deletes the queued events, so nothing leaves the device). Persisted.
@@ -78,17 +81,17 @@ public final class PrivacyControls: @unchecked Sendable {
     /// Whether the user opted out, and what is known about consent for `category`, read
     /// together under one lock.
     func admission(for category: String) -> (optedOut: Bool, consent: ConsentDecision) {
-        lock.withLock {
-            guard requiringLengths.mayContain(length: category.utf8.count), requiring.contains(category) else {
-                return (optedOut, .notRequired)
+        state.withLock { state in
+            guard state.requiringLengths.mayContain(length: category.utf8.count), state.requiring.contains(category) else {
+                return (state.optedOut, .notRequired)
             }
-            return (optedOut, decisions[category] ?? .pending)
+            return (state.optedOut, state.decisions[category] ?? .pending)
         }
     }
 
     /// Every category that needs consent, with its decision.
     public var consentDecisions: [String: ConsentDecision] {
-        lock.withLock { Dictionary(uniqueKeysWithValues: requiring.map { ($0, decisions[$0] ?? .pending) }) }
+        state.withLock { state in Dictionary(uniqueKeysWithValues: state.requiring.map { ($0, state.decisions[$0] ?? .pending) }) }
     }
 
     /// Records the user's decision for `category` (which from then on needs consent, if it did
@@ -96,19 +99,19 @@ public final class PrivacyControls: @unchecked Sendable {
     /// - Parameter decision: ``ConsentDecision/granted`` or ``ConsentDecision/denied``;
     ///   ``ConsentDecision/pending`` forgets the decision.
     public func setConsent(_ decision: ConsentDecision, for category: String) {
-        let callbacks: [@Sendable (PrivacyChange) -> Void] = lock.withLock {
-            if requiring.insert(category).inserted || store.value(forKey: Key.knownCategories) == nil {
-                let list = (try? JSONEncoder().encode(requiring.sorted())).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+        let callbacks: [@Sendable (PrivacyChange) -> Void] = state.withLock { state in
+            if state.requiring.insert(category).inserted || store.value(forKey: Key.knownCategories) == nil {
+                let list = (try? JSONEncoder().encode(state.requiring.sorted())).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
                 save(list, forKey: Key.knownCategories)
             }
             if decision == .pending || decision == .notRequired {
-                decisions.removeValue(forKey: category)
+                state.decisions.removeValue(forKey: category)
                 remove(Key.consentPrefix + category)
             } else {
-                decisions[category] = decision
+                state.decisions[category] = decision
                 save(decision.rawValue, forKey: Key.consentPrefix + category)
             }
-            return observers.all
+            return state.observers.all
         }
         let effective: ConsentDecision = decision == .notRequired ? .pending : decision
         callbacks.forEach { $0(.consent(category: category, decision: effective)) }
@@ -118,10 +121,10 @@ public final class PrivacyControls: @unchecked Sendable {
     /// observers (the Dispatcher purges its store). Combine with ``Identity/purge()`` and
     /// ``SessionTracker/purge()``, or use ``DataQualityStack/purge()``.
     public func purge() {
-        let callbacks: [@Sendable (PrivacyChange) -> Void] = lock.withLock {
-            optedOut = false
-            decisions.removeAll()
-            let keys = [Key.optedOut, Key.knownCategories] + requiring.sorted().map { Key.consentPrefix + $0 }
+        let callbacks: [@Sendable (PrivacyChange) -> Void] = state.withLock { state in
+            state.optedOut = false
+            state.decisions.removeAll()
+            let keys = [Key.optedOut, Key.knownCategories] + state.requiring.sorted().map { Key.consentPrefix + $0 }
             for key in keys {
                 do {
                     try store.removeValue(forKey: key)
@@ -129,7 +132,7 @@ public final class PrivacyControls: @unchecked Sendable {
                     diagnostics?.record(.privacy, code: "privacy_purge_failed", message: String(describing: error))
                 }
             }
-            return observers.all
+            return state.observers.all
         }
         callbacks.forEach { $0(.purged) }
     }
@@ -137,22 +140,22 @@ public final class PrivacyControls: @unchecked Sendable {
     /// Calls `callback` for every later change, outside the lock, on the thread that made it.
     @discardableResult
     public func observe(_ callback: @escaping @Sendable (PrivacyChange) -> Void) -> ObserverToken {
-        lock.withLock { observers.add(callback) }
+        state.withLock { $0.observers.add(callback) }
     }
 
     /// Stops calling the observer registered with `token`.
     public func removeObserver(_ token: ObserverToken) {
-        lock.withLock { observers.remove(token) }
+        state.withLock { $0.observers.remove(token) }
     }
 
     private static func lengths(of categories: Set<String>) -> LengthMask { LengthMask(categories.map(\.utf8.count)) }
 
     private func setOptedOut(_ value: Bool) {
-        let callbacks: [@Sendable (PrivacyChange) -> Void] = lock.withLock {
-            guard optedOut != value else { return [] }
-            optedOut = value
+        let callbacks: [@Sendable (PrivacyChange) -> Void] = state.withLock { state in
+            guard state.optedOut != value else { return [] }
+            state.optedOut = value
             if value { save("true", forKey: Key.optedOut) } else { remove(Key.optedOut) }
-            return observers.all
+            return state.observers.all
         }
         callbacks.forEach { $0(value ? .optedOut : .optedIn) }
     }

@@ -9,7 +9,7 @@ import Tracking
 ///   ``Tracking/ContextKey/awaitingConsent``; the Dispatcher holds such events in its store until
 ///   consent is granted (deliver) or denied (delete).
 /// - Consent denied: returns `nil` and counts it `dropped`.
-struct PrivacyGate: InPlaceEventProcessor {
+struct PrivacyGate: EventProcessor {
     private let controls: PrivacyControls
     private let diagnostics: Diagnostics?
 
@@ -21,7 +21,7 @@ struct PrivacyGate: InPlaceEventProcessor {
     }
 
     /// Drops (returns `false`), marks or passes the event.
-    public func processInPlace(_ event: inout TrackedEvent) -> Bool {
+    public func process(_ event: inout TrackedEvent) -> Bool {
         let (optedOut, consent) = controls.admission(for: event.category)
         if optedOut {
             diagnostics?.increment(.dropped)

@@ -8,7 +8,7 @@ import Tracking
 /// whose fields are fixed by their schemas) only the top-level key itself is checked: they hold
 /// no user-provided data. Place it before any plugin (the console prints what
 /// it receives) and after ``ContractValidator`` (which must see the fields to check them).
-struct Redactor: InPlaceEventProcessor {
+struct Redactor: EventProcessor {
     /// What happens to a sensitive value.
     enum Strategy: Sendable, Equatable {
         /// The key is removed.
@@ -49,7 +49,7 @@ struct Redactor: InPlaceEventProcessor {
 
     /// Redacts the event's userData and own context, and its shared context once per shared
     /// instance (every event sharing one then shares its redacted form); never stops it.
-    public func processInPlace(_ event: inout TrackedEvent) -> Bool {
+    public func process(_ event: inout TrackedEvent) -> Bool {
         guard !sensitiveKeys.isEmpty else { return true }
         if let userData = redacted(event.userData) { event.userData = userData }
         if let own = redacted(event.eventContext, skippingBuiltIns: true) { event.eventContext = own }

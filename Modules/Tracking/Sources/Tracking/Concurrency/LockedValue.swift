@@ -13,7 +13,8 @@ import Foundation
 /// ```
 public final class LockedValue<Value> {
     @usableFromInline let lock = NSLock()
-    @usableFromInline var value: Value
+    // Every access holds `lock`, so the runtime's exclusivity check (one call per access) is skipped.
+    @usableFromInline @exclusivity(unchecked) var value: Value
 
     /// Creates a box holding `value`.
     public init(_ value: Value) { self.value = value }

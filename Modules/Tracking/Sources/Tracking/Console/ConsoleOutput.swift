@@ -1,12 +1,12 @@
 import Foundation
 
 /// Serialises writes to one stream from many threads.
+// Unchecked: `stream` is the adopter's `TextOutputStream`, which need not be `Sendable`; every
+// write to it goes through the box's lock.
 final class ConsoleOutput: @unchecked Sendable {
-    // Safe: `stream` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var stream: any TextOutputStream
+    private let stream: LockedValue<any TextOutputStream>
 
-    init(stream: some TextOutputStream) { self.stream = stream }
+    init(stream: some TextOutputStream) { self.stream = LockedValue(stream) }
 
-    func write(_ text: String) { lock.withLock { stream.write(text) } }
+    func write(_ text: String) { stream.withLock { $0.write(text) } }
 }

@@ -7,19 +7,15 @@ import Foundation
 /// than the last id's millisecond (an NTP correction, a user changing the time), the generator
 /// keeps that millisecond and counts on, borrowing the next one after 4,096 ids, until the
 /// clock catches up; ids made meanwhile carry the last time, not the clock's.
-final class EventIDGenerator: @unchecked Sendable {
-    // Safe: every `var` is only touched while holding `lock`; `clock` is immutable.
-    private let lock = NSLock()
+final class EventIDGenerator: Sendable {
     private let clock: @Sendable () -> Date
-    private var lastMilliseconds: UInt64 = 0
-    private var counter: UInt16 = 0
-    private var state: (UInt64, UInt64, UInt64, UInt64)
+    private let state: LockedValue<State>
 
     /// Creates a generator reading `clock` (the system's wall clock by default).
     init(clock: @escaping @Sendable () -> Date = { Date() }) {
         self.clock = clock
         var seed = SystemRandomNumberGenerator()
-        state = (seed.next(), seed.next(), seed.next(), seed.next() | 1)
+        state = LockedValue(State(random: (seed.next(), seed.next(), seed.next(), seed.next() | 1)))
     }
 
     /// A new id for the clock's time, greater than every id this generator made before.
@@ -57,8 +53,18 @@ final class EventIDGenerator: @unchecked Sendable {
     }
 
     private func next(milliseconds: UInt64, ordered: Bool) -> (timestamp: UInt64, counter: UInt16, random: UInt64) {
-        lock.lock()
-        defer { lock.unlock() }
+        state.withLock { $0.next(milliseconds: milliseconds, ordered: ordered) }
+    }
+}
+
+/// The generator's mutable state: the last id's millisecond, the counter within it and the
+/// xoshiro256** state.
+private struct State {
+    var lastMilliseconds: UInt64 = 0
+    var counter: UInt16 = 0
+    var random: (UInt64, UInt64, UInt64, UInt64)
+
+    mutating func next(milliseconds: UInt64, ordered: Bool) -> (timestamp: UInt64, counter: UInt16, random: UInt64) {
         if !ordered {
             return (milliseconds & 0xFFFF_FFFF_FFFF, UInt16(truncatingIfNeeded: nextRandom() & 0x0FFF), nextRandom())
         }
@@ -78,15 +84,15 @@ final class EventIDGenerator: @unchecked Sendable {
         return (lastMilliseconds & 0xFFFF_FFFF_FFFF, counter, nextRandom())
     }
 
-    private func nextRandom() -> UInt64 {
-        let result = rotate(state.1 &* 5, 7) &* 9
-        let shifted = state.1 << 17
-        state.2 ^= state.0
-        state.3 ^= state.1
-        state.1 ^= state.2
-        state.0 ^= state.3
-        state.2 ^= shifted
-        state.3 = rotate(state.3, 45)
+    private mutating func nextRandom() -> UInt64 {
+        let result = rotate(random.1 &* 5, 7) &* 9
+        let shifted = random.1 << 17
+        random.2 ^= random.0
+        random.3 ^= random.1
+        random.1 ^= random.2
+        random.0 ^= random.3
+        random.2 ^= shifted
+        random.3 = rotate(random.3, 45)
         return result
     }
 

@@ -1,24 +1,29 @@
-/// The stage before destinations: enriches, rewrites or filters an event.
+/// The stage before plugins: enriches, rewrites or filters an event.
 ///
-/// Processors run in order; each sees what the previous one returned. Global context, consent,
-/// redaction, contract validation and duplicate detection are processors.
+/// Processors run in order; each sees the event as the previous one left it. Global context,
+/// consent, redaction, contract validation and duplicate detection are processors.
 ///
-/// A stage on the hot path adopts ``InPlaceEventProcessor`` instead: it changes the event where
-/// it is, so passing it on copies nothing.
+/// A processor implements one method, ``process(_:)``, which changes the event where it lies,
+/// so ``EventReporter`` passes each event through every stage without copying it.
+///
+/// ```swift
+/// struct AppVersion: EventProcessor {
+///     func process(_ event: inout TrackedEvent) -> Bool {
+///         event.userData["appVersion"] = "4.2"
+///         return true
+///     }
+/// }
+/// ```
 public protocol EventProcessor: Sendable {
-    /// Returns the event to pass on (possibly changed), or `nil` to stop it here.
-    func process(_ event: TrackedEvent) -> TrackedEvent?
-
-    /// Changes `event` where it is; returns `false` to stop it here. By default, through
-    /// ``process(_:)``.
-    func processInPlace(_ event: inout TrackedEvent) -> Bool
+    /// Changes `event` where it is; returns `false` to stop it here (no later stage or plugin
+    /// sees it).
+    func process(_ event: inout TrackedEvent) -> Bool
 }
 
 extension EventProcessor {
-    /// Runs ``process(_:)`` and stores what it returns in `event`.
-    public func processInPlace(_ event: inout TrackedEvent) -> Bool {
-        guard let next = process(event) else { return false }
-        event = next
-        return true
+    /// A processed copy of `event`, or `nil` when ``process(_:)`` stops it.
+    public func processed(_ event: TrackedEvent) -> TrackedEvent? {
+        var copy = event
+        return process(&copy) ? copy : nil
     }
 }

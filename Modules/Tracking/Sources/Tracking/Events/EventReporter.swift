@@ -11,9 +11,9 @@ import Foundation
 /// reporter.send(name: .checkout, action: .pay, userData: ["quantity": 2])
 /// ```
 public struct EventReporter<T: EventType>: Sendable {
-    /// The destinations, in the order they receive events.
+    /// The plugins, in the order they receive events.
     public let plugins: [any EventReporterPlugin]
-    /// The stages every event passes before the destinations, in order.
+    /// The stages every event passes before the plugins, in order.
     public let processors: [any EventProcessor]
     /// Called at once when an event is sent flagged as a caller's mistake: a name/action pair
     /// the ``EventType`` declares invalid, a reserved category, an empty screen name.
@@ -21,8 +21,8 @@ public struct EventReporter<T: EventType>: Sendable {
 
     /// Creates a reporter.
     /// - Parameters:
-    ///   - plugins: the destinations.
-    ///   - processors: stages run before the destinations (context, consent, validation).
+    ///   - plugins: where events go, in order (the console, a dispatcher, a test recorder).
+    ///   - processors: stages run before the plugins (context, consent, validation).
     ///   - violationHandler: what to do at once with a caller's mistake (an invalid name/action
     ///     pair, a reserved category, an empty screen name); the event is still delivered, flagged. Defaults to ``ViolationHandler/standard``.
     public init(
@@ -147,7 +147,7 @@ public struct EventReporter<T: EventType>: Sendable {
         // Each stage is called where it lies in the array: iterating by value copies it out
         // (retaining and releasing its parts) for every stage of every event.
         let kept = processors.withUnsafeBufferPointer { stages in
-            for index in stages.indices where !stages[index].processInPlace(&event) { return false }
+            for index in stages.indices where !stages[index].process(&event) { return false }
             return true
         }
         return kept ? event : nil

@@ -1,4 +1,4 @@
-/// A destination for events: the console, a store, a vendor SDK, a test recorder.
+/// Where a reporter hands its events: the console, a dispatcher, a vendor SDK, a test recorder.
 ///
 /// `send` is called synchronously on the sender's thread, so it must be quick and thread-safe;
 /// a plugin with slow work hands it to its own queue.
