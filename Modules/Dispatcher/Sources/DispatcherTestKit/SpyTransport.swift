@@ -1,5 +1,6 @@
 import Dispatcher
 import Foundation
+import Tracking
 
 /// An ``Dispatcher/HTTPTransport`` for tests: records every request and answers from a script.
 ///
@@ -7,11 +8,14 @@ import Foundation
 /// let transport = SpyTransport(responses: [.success(HTTPResponse(statusCode: 500)), .failure(.timedOut(seconds: 1))])
 /// ```
 /// When the script runs out, it answers ``defaultResponse``.
-public final class SpyTransport: HTTPTransport, @unchecked Sendable {
-    // Safe: `script` and `recorded` are only touched while holding `lock`.
-    private let lock = NSLock()
-    private var script: [Result<HTTPResponse, TransportError>]
-    private var recorded: [HTTPRequest] = []
+public final class SpyTransport: HTTPTransport {
+    /// The answers still to give, and the requests received.
+    private struct Exchange {
+        var script: [Result<HTTPResponse, TransportError>]
+        var recorded: [HTTPRequest] = []
+    }
+
+    private let exchange: LockedValue<Exchange>
     /// The answer once the script is used up.
     public let defaultResponse: HTTPResponse
 
@@ -23,23 +27,23 @@ public final class SpyTransport: HTTPTransport, @unchecked Sendable {
         responses: [Result<HTTPResponse, TransportError>] = [],
         defaultResponse: HTTPResponse = HTTPResponse(statusCode: 200, body: Data(#"{"success":true}"#.utf8))
     ) {
-        script = responses
+        exchange = LockedValue(Exchange(script: responses))
         self.defaultResponse = defaultResponse
     }
 
     /// Every request sent, in order.
-    public var requests: [HTTPRequest] { lock.withLock { recorded } }
+    public var requests: [HTTPRequest] { exchange.withLock { $0.recorded } }
 
     /// Adds answers to the end of the script.
     public func enqueue(_ responses: Result<HTTPResponse, TransportError>...) {
-        lock.withLock { script.append(contentsOf: responses) }
+        exchange.withLock { $0.script.append(contentsOf: responses) }
     }
 
     /// Records the request and returns the next scripted answer.
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
-        let next: Result<HTTPResponse, TransportError> = lock.withLock {
-            recorded.append(request)
-            return script.isEmpty ? .success(defaultResponse) : script.removeFirst()
+        let next: Result<HTTPResponse, TransportError> = exchange.withLock {
+            $0.recorded.append(request)
+            return $0.script.isEmpty ? .success(defaultResponse) : $0.script.removeFirst()
         }
         return try next.get()
     }
