@@ -18,8 +18,7 @@ import Foundation
 ///
 /// One request runs at a time (deliveries send one at a time); the connection is kept for the
 /// next request. Cancelling the calling task stops the request within about a second.
-public final class CurlTransport: HTTPTransport, @unchecked Sendable {
-    // Safe: `handle` is only used on `queue`, one request at a time; the rest is immutable.
+public final class CurlTransport: HTTPTransport, Sendable {
     /// Seconds a request may take, connection included.
     public let requestTimeout: TimeInterval
     /// The most bytes of a response body kept.
@@ -55,9 +54,10 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
 }
 
 /// One libcurl easy handle, reused request after request (it keeps the connection), and
-/// cleaned up when the last reference goes.
+/// cleaned up when the last reference goes. Confined to its ``CurlTransport``'s serial
+/// ``BlockingQueue``: ``perform(_:transfer:timeout:)`` runs only there, one request at a time.
 final class CurlHandle: @unchecked Sendable {
-    // Safe: `pointer` is only used by the owner's serial queue.
+    // Unchecked: `pointer` is a libcurl C handle, not Sendable; only the owner's serial queue uses it.
     private let pointer: UnsafeMutableRawPointer
 
     /// libcurl's process-wide set-up, done once before the first handle.
@@ -95,12 +95,13 @@ final class CurlHandle: @unchecked Sendable {
             }
         }
         let status = Int(ccurl_response_code(pointer))
+        let response = transfer.response
         switch code {
         case CURLE_OK:
-            return .success(HTTPResponse(statusCode: status, headers: transfer.headers, body: transfer.body))
-        case CURLE_WRITE_ERROR where transfer.bodyTruncated && status > 0:
-            return .success(HTTPResponse(statusCode: status, headers: transfer.headers, body: transfer.body, bodyTruncated: true))
-        case _ where transfer.headersTooLarge:
+            return .success(HTTPResponse(statusCode: status, headers: response.headers, body: response.body))
+        case CURLE_WRITE_ERROR where response.bodyTruncated && status > 0:
+            return .success(HTTPResponse(statusCode: status, headers: response.headers, body: response.body, bodyTruncated: true))
+        case _ where response.headersTooLarge:
             return .failure(.invalidResponse("response headers over \(transfer.maxHeaderBytes) bytes"))
         case CURLE_OPERATION_TIMEDOUT:
             return .failure(.timedOut(seconds: timeout))
