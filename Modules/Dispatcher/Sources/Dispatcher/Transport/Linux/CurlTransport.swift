@@ -3,21 +3,15 @@ import CCurl
 import Foundation
 
 /// The ``HTTPTransport`` on Linux, the default there (see ``DefaultHTTPTransport``): the
-/// system libcurl's easy interface, run on a serial queue of the library's own.
+/// system libcurl's easy interface, run on a serial queue of the library's own, which waits in
+/// `poll` (FoundationNetworking's `URLSession` busy-loops on a slow collector).
 ///
-/// FoundationNetworking's `URLSession` on Linux busy-loops while it waits on a slow collector
-/// (a core for as long as the wait lasts) and can overrun its own timeouts, so on Linux requests
-/// go through libcurl directly, which waits in `poll`:
-/// - an overall deadline per request: libcurl's own timeout, and the library's timer, which
-///   answers ``TransportError/timedOut(seconds:)`` on time whatever libcurl does and stops it;
-/// - a low-speed limit: under one byte a second for half the timeout, the request fails;
-/// - at most ``maxResponseBytes`` of a body kept, the rest refused and the connection dropped
-///   (``HTTPResponse/bodyTruncated``), and response headers bounded to 16 KiB;
-/// - no redirect followed (a 3xx comes back as it is), http and https only, no signals;
-///   TLS is the system's, through libcurl.
-///
-/// One request runs at a time (deliveries send one at a time); the connection is kept for the
-/// next request. Cancelling the calling task stops the request within about a second.
+/// Each request has an overall deadline (libcurl's, and the library's own timer, which answers
+/// ``TransportError/timedOut(seconds:)`` whatever libcurl does), a low-speed limit (under one byte
+/// a second for half the timeout fails), at most ``maxResponseBytes`` of body
+/// (``HTTPResponse/bodyTruncated``) and 16 KiB of headers; no redirect is followed, http and https
+/// only. One request runs at a time, on a kept connection; cancelling the calling task stops it
+/// within about a second.
 public final class CurlTransport: HTTPTransport, Sendable {
     /// Seconds a request may take, connection included.
     public let requestTimeout: TimeInterval
