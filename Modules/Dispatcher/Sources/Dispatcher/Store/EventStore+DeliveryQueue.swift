@@ -83,7 +83,6 @@ extension EventStore {
         return ClaimedRows(rows: batch, sizes: sizes)
     }
 
-
     /// Deletes acknowledged events, in one transaction, copying them into the delivered history
     /// (``StoreLimits/deliveredHistory``) in that same transaction. Unknown ids are ignored.
     func acknowledge(_ ids: [UUID]) throws {
