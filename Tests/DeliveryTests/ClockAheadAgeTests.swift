@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 import TestSupport
+import Tracking
 
 /// A clock set ahead cannot condemn pending events: `maxAge` counts only the age that steps of
 /// the wall clock cannot account for, measured against a clock that setting the date does not move.
@@ -95,24 +96,20 @@ struct ClockAheadAgeTests {
 }
 
 /// The real clock moved by a number of seconds a test sets, as a person setting the date does.
-final class ClockOffset: @unchecked Sendable {
-    // Safe: `offset` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var offset: TimeInterval = 0
+final class ClockOffset: Sendable {
+    private let offset = LockedValue<TimeInterval>(0)
     var seconds: TimeInterval {
-        get { lock.withLock { offset } }
-        set { lock.withLock { offset = newValue } }
+        get { offset.withLock { $0 } }
+        set { offset.withLock { $0 = newValue } }
     }
     var now: Date { Date().addingTimeInterval(seconds) }
 }
 
 /// A forward-only clock a test sets by hand.
-final class SteadySeconds: @unchecked Sendable {
-    // Safe: `seconds` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var seconds: TimeInterval = 0
+final class SteadySeconds: Sendable {
+    private let seconds = LockedValue<TimeInterval>(0)
     var value: TimeInterval {
-        get { lock.withLock { seconds } }
-        set { lock.withLock { seconds = newValue } }
+        get { seconds.withLock { $0 } }
+        set { seconds.withLock { $0 = newValue } }
     }
 }

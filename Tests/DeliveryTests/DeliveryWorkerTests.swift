@@ -6,31 +6,25 @@ import TestSupport
 import Tracking
 
 /// A clock the test moves by hand.
-final class ManualClock: @unchecked Sendable {
-    // Safe: `current` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var current: Date
-    init(_ start: Date) { current = start }
-    var now: Date { lock.withLock { current } }
-    func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
+final class ManualClock: Sendable {
+    private let current: LockedValue<Date>
+    init(_ start: Date) { current = LockedValue(start) }
+    var now: Date { current.withLock { $0 } }
+    func advance(_ seconds: TimeInterval) { current.withLock { $0 += seconds } }
 }
 
 /// Collects what a worker reports to its observer.
-final class AttemptLog: @unchecked Sendable {
-    // Safe: `entries` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var entries: [DeliveryAttempt] = []
-    func record(_ attempt: DeliveryAttempt) { lock.withLock { entries.append(attempt) } }
-    var attempts: [DeliveryAttempt] { lock.withLock { entries } }
+final class AttemptLog: Sendable {
+    private let entries = LockedValue<[DeliveryAttempt]>([])
+    func record(_ attempt: DeliveryAttempt) { entries.withLock { $0.append(attempt) } }
+    var attempts: [DeliveryAttempt] { entries.withLock { $0 } }
 }
 
 /// Collects the running reports a worker publishes.
-final class ProgressLog: @unchecked Sendable {
-    // Safe: `entries` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var entries: [DeliveryReport] = []
-    func record(_ report: DeliveryReport) { lock.withLock { entries.append(report) } }
-    var reports: [DeliveryReport] { lock.withLock { entries } }
+final class ProgressLog: Sendable {
+    private let entries = LockedValue<[DeliveryReport]>([])
+    func record(_ report: DeliveryReport) { entries.withLock { $0.append(report) } }
+    var reports: [DeliveryReport] { entries.withLock { $0 } }
 }
 
 @Suite("Delivery worker with a spy transport and an in-memory queue", .runsAlone)
@@ -217,22 +211,20 @@ struct DeliveryWorkerTests {
 }
 
 /// A destination that takes a little time and records how many deliveries overlap.
-final class SlowDestination: Destination, @unchecked Sendable {
-    // Safe: `active` and `peak` are only touched while holding `lock`.
-    private let lock = NSLock()
-    private var active = 0
-    private var peak = 0
+final class SlowDestination: Destination, Sendable {
+    /// Deliveries running now, and the most that ever ran at once.
+    private let load = LockedValue((active: 0, peak: 0))
     let name = "slow"
     let maxBatchBytes = 1_000_000
-    var maxConcurrent: Int { lock.withLock { peak } }
+    var maxConcurrent: Int { load.withLock { $0.peak } }
 
     func deliver(_ batch: [StoredEvent], sentAt: Date) async -> DeliveryResult {
-        lock.withLock {
-            active += 1
-            peak = max(peak, active)
+        load.withLock {
+            $0.active += 1
+            $0.peak = max($0.peak, $0.active)
         }
         try? await Task.sleep(nanoseconds: 2_000_000)
-        lock.withLock { active -= 1 }
+        load.withLock { $0.active -= 1 }
         return .delivered
     }
 }

@@ -2,17 +2,16 @@
 import Foundation
 import Testing
 import TestSupport
+import Tracking
 
 /// Replay of damaged segments in process: the loss reaches `onDiagnostic` and the counters, and
 /// segments of the previous format (2) are still replayed, past a damaged record too.
 @Suite struct JournalDamageReplayTests {
     /// Diagnostics received, from any thread.
-    final class Received: @unchecked Sendable {
-        // Safe: `messages` is only touched while holding `lock`.
-        private let lock = NSLock()
-        private var messages: [String] = []
-        func add(_ message: String) { lock.withLock { messages.append(message) } }
-        var all: [String] { lock.withLock { messages } }
+    final class Received: Sendable {
+        private let messages = LockedValue<[String]>([])
+        func add(_ message: String) { messages.withLock { $0.append(message) } }
+        var all: [String] { messages.withLock { $0 } }
     }
 
     /// Flips one byte inside the payload of the record at `index` of a format 3 segment file.

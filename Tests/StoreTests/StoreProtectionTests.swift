@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 import TestSupport
+import Tracking
 
 /// Folders the store makes are private from the start, every store file is given the data
 /// protection class, and a class that cannot be set is reported, not ignored.
@@ -13,12 +14,10 @@ struct StoreProtectionTests {
     }
 
     /// Collects the paths the protection seam was asked to protect.
-    private final class Protected: @unchecked Sendable {
-        // Safe: `paths` is only touched while holding `lock`.
-        private let lock = NSLock()
-        private var paths: [String] = []
-        func record(_ path: String) { lock.withLock { paths.append(path) } }
-        var all: [String] { lock.withLock { paths } }
+    private final class Protected: Sendable {
+        private let paths = LockedValue<[String]>([])
+        func record(_ path: String) { paths.withLock { $0.append(path) } }
+        var all: [String] { paths.withLock { $0 } }
     }
 
     @Test("A Dispatcher's new store folders and journal folder are 0700")

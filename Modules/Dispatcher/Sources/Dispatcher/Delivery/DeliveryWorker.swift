@@ -2,29 +2,17 @@ import Foundation
 
 /// Delivers events from a ``DeliveryQueue`` to one ``Destination``, one request in flight.
 ///
-/// A round claims a batch (at most ``DeliveryWorkerConfiguration/deliverySize`` events within
-/// the destination's ``Destination/maxBatchBytes``), delivers it, and settles every event:
-/// acknowledged, scheduled for retry, or rejected; a 413 splits the batch in halves that are
-/// delivered in turn (a single event that is too large is rejected). A failed batch ends the
-/// round, so a struggling collector is not hammered; a refused endpoint (401, 403, 404) ends it
-/// with ``DeliveryStopReason/endpointRefused``, the events pending with no attempt counted.
-/// Every event claimed is settled before the round returns: none is left in flight.
-///
-/// Rounds never overlap: a call made while a round runs waits for it, then runs its own.
-/// Within a round, a batch delivered whole is acknowledged before the next request goes out
-/// (with the next claim, in one transaction, when nothing was claimed ahead), so a kill
-/// re-sends at most the batch in flight; after a full batch the next one is claimed while the
-/// request is in flight (``OverlappedQueueWork``; released, no attempt counted, when the round
-/// stops instead).
+/// A round claims a batch, delivers it and settles every event it claimed (acknowledged,
+/// retried, or rejected; a 413 splits the batch) before it returns. A failed batch ends the round;
+/// a refused endpoint (401, 403, 404) ends it with ``DeliveryStopReason/endpointRefused``. Rounds
+/// never overlap. A batch delivered whole is acknowledged before the next request goes out, so a
+/// kill re-sends at most the batch in flight; after a full batch the next is claimed meanwhile
+/// (``OverlappedQueueWork``). Queue calls run on a ``BlockingQueue`` of the worker's own.
 ///
 /// Events wait for their retry time (the retry policy's backoff, or the collector's
 /// `Retry-After`). A round started with `ignoringBackoff` (an explicit flush) delivers them at
 /// once instead, but still honours the collector's last `Retry-After`, which the worker records
 /// in the queue so that a later run honours it too: it sends nothing before it passes.
-///
-/// The worker's blocking queue calls (SQLite) run on a ``BlockingQueue`` of its own, never on
-/// Swift's cooperative pool; the round itself (the destination's code, the request) is ordinary
-/// async code, suspended while it waits, so a round costs a pool thread only while it computes.
 actor DeliveryWorker {
     /// Where the worker is in its life.
     enum State: Sendable, Equatable {

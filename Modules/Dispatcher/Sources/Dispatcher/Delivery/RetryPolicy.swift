@@ -2,23 +2,15 @@ import Foundation
 import Tracking
 
 /// Decides, purely, what follows a delivery attempt: acknowledge, retry later, split, or reject.
-///
 /// Time and randomness are parameters, so every decision is exact in tests.
 ///
-/// - Retryable outcomes (network error, timeout, 408, 429, 5xx, a redirect) wait
-///   `min(maxDelay, baseDelay * multiplier^(attempt-1))`, spread by ``jitter``; a `Retry-After`
-///   from the server replaces that delay (capped at ``maxRetryAfter``, five minutes by default).
-/// - No wait exceeds ``maxWait``, whatever the wall clock says: a stored next-attempt time
-///   further ahead than now + ``maxWait`` (scheduled while the clock was ahead) is treated as
-///   now + ``maxWait``.
-/// - 413 splits a batch of several events; a single event that is too large is rejected.
-/// - 401, 403 and 404 pause: the events stay pending, no attempt counted (the endpoint or the
-///   credentials are wrong, not the events).
-/// - 400, 422 and every other 4xx reject.
-/// - An event whose attempt reached ``maxAttempts``, or older than ``maxAge``, is rejected
-///   instead of retried, with the reason saying so. The age is the wall clock's, less whatever
-///   steps of the clock may account for (measured against a clock that only moves forward while
-///   the process lives), so a clock set ahead cannot condemn an event.
+/// - Retryable (network error, timeout, 408, 429, 5xx, a redirect): wait
+///   `min(maxDelay, baseDelay * multiplier^(attempt-1))`, spread by ``jitter``, or the server's
+///   `Retry-After` (capped at ``maxRetryAfter``); never longer than ``maxWait``, whatever the clock.
+/// - 413 splits a batch (a single event too large is rejected); 401, 403 and 404 pause, no
+///   attempt counted; every other 4xx rejects.
+/// - Past ``maxAttempts``, or older than ``maxAge`` (less what steps of the wall clock may
+///   account for, so a clock set ahead cannot condemn an event), an event is rejected.
 public struct RetryPolicy: Sendable, Equatable, Codable {
     /// The delay before the first retry, in seconds.
     public var baseDelay: TimeInterval

@@ -9,13 +9,12 @@ import Tracking
 /// starts one with itself, and ``RetryPolicy`` leaves the part of an event's age that such steps
 /// may explain out of ``RetryPolicy/maxAge``, so that a clock set ahead cannot make events look
 /// older than they are.
-final class WallClockWitness: @unchecked Sendable {
-    // Safe: `lowestStep` is only touched while holding `lock`.
-    private let lock = NSLock()
+final class WallClockWitness: Sendable {
     private let wallAtStart: Date
     private let steadyAtStart: TimeInterval
     private let steady: @Sendable () -> TimeInterval
-    private var lowestStep: TimeInterval = 0
+    /// The lowest step seen so far (a step back is remembered).
+    private let lowestStep = LockedValue<TimeInterval>(0)
 
     /// Starts watching from `wall`, with `steady` as the forward-only clock (seconds), or from
     /// `baseline`, an earlier reading on this boot (see ``ClockBaseline``), so that a step made
@@ -36,9 +35,9 @@ final class WallClockWitness: @unchecked Sendable {
     /// exceeds the real age for anything created while the process lived or before it started.
     func steppedSeconds(at now: Date) -> TimeInterval {
         let step = now.timeIntervalSince(wallAtStart) - (steady() - steadyAtStart)
-        let lowest = lock.withLock {
-            lowestStep = min(lowestStep, step)
-            return lowestStep
+        let lowest = lowestStep.withLock {
+            $0 = min($0, step)
+            return $0
         }
         let doubt = step - lowest
         return doubt.isFinite ? max(0, doubt) : 0

@@ -3,36 +3,17 @@ import Foundation
 /// The fast, crash-safe front of the store: an append-only log of events in memory-mapped
 /// segment files that the kernel keeps when the process dies.
 ///
-/// ``append(_:)`` copies one record into the current segment under a short lock (no system call
-/// in the common case); once it returns the event survives `kill -9`, because the bytes are
-/// in the kernel's page cache. It does **not** survive power loss until the ingest writer has
-/// committed it to SQLite (or ``sync()`` ran). When a segment is full, appends move to the next
-/// one (prepared ahead of time by the journal's page work when possible).
-///
-/// One consumer (the ``IngestWriter``) reads records in order with ``readBorrowed(from:maxRecords:)``,
-/// waits for new ones with ``waitForRecords(after:timeout:)`` and deletes consumed segments with
-/// ``discard(before:)``.
-///
-/// Appends rarely wake the consumer (group commit): an idle consumer is woken by the first record,
-/// then lingers for ``lingerInterval`` so that the records arriving meanwhile are committed
-/// together; during the linger an append wakes it only when ``wakeThreshold`` records are waiting
-/// or more than half of the byte budget is in use. ``wakeConsumer()`` ends a linger at once.
-///
-/// Faults:
-/// - On open, segments left by an earlier run are kept, sealed, readable up to their last record
-///   that checks (damaged records are skipped and counted in ``damage``; a damaged segment is
-///   kept as `<name>.damaged` once replayed), and new appends go to a fresh segment numbered
-///   above every file in the folder. A file named like a segment that is not one is removed when
-///   empty (a crash while creating it leaves that) and otherwise renamed `<name>.unreadable`,
-///   never reused.
-/// - A segment number taken by a file that appeared meanwhile is skipped, not fatal.
-/// - When the disk cannot hold a full-size segment, smaller ones are tried; when none fits,
-///   appends fail with that error and creating is not tried again for a growing pause (50 ms
-///   up to 2 s), so a full disk costs no system calls per append and no busy loop.
+/// Once ``append(_:)`` returns, the event survives `kill -9` (its bytes are in the page cache),
+/// not power loss until the ingest writer commits it to SQLite (or ``sync()`` ran). One consumer
+/// (the ``IngestWriter``) reads in order (``readBorrowed(from:maxRecords:)``), waits
+/// (``waitForRecords(after:timeout:)``) and discards consumed segments (``discard(before:)``).
+/// Appends wake an idle consumer on the first record, then let it linger ``lingerInterval``
+/// unless ``wakeThreshold`` records wait. Leftover segments are replayed sealed, damaged records
+/// skipped and counted (``damage``); after a failed segment creation (full disk) appends fail
+/// without a system call for a growing pause (50 ms to 2 s).
 final class EventJournal: @unchecked Sendable {
-    // Safe: `notices`, `lossesWhileRunning`, `lastFileCheck`, `segments`, `liveBytes`, `spare`, `preparing`, the creation pause fields, `appended`, `consumer`, `lingerBase`, `producerWakeUps`,
-    // `wakeRequested`, `pageWorkQueued`, `consumedPosition`, `pageWorkAppended` and `isClosed`, and the writable region of the active segment, are only
-    // touched while holding `condition`.
+    // Unchecked: `condition` guards every `var` below and its segments' writable fields. It is an
+    // NSCondition, not a LockedValue, because the consumer waits on it (``waitForRecords``).
     let condition = NSCondition()
     var segments: [JournalSegment] = []
     var spare: JournalSegment?

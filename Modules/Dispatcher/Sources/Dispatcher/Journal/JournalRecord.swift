@@ -15,17 +15,10 @@ import Foundation
 ///   event:   16-byte id | i64 timestamp (ms) | u32 × 6 lengths | the six byte strings (full context)
 /// ```
 /// Little-endian. The marker and length are written last, so a record torn by process death has
-/// a zero length (never started) or a checksum that does not match.
-///
-/// Every format 3 record is checked on its own: its checksum covers the payload, its length and
-/// its sequence (the record's index in its segment), and is seeded with the segment number, so
-/// the records a recycled file held in its earlier life never pass for records of its new one.
-/// Replay skips a damaged record by looking for the next marker whose record checks, and the
-/// gap in sequence numbers says how many records the damage took (see ``JournalScan``). Formats
-/// 1 and 2 have neither: replay finds their next record by its checksum alone, and counts the
-/// damaged region, not the records in it.
-///
-/// A shared context is written once per segment, before the first event that refers to it.
+/// a zero length or a checksum that does not match. A format 3 checksum covers payload, length
+/// and sequence, seeded with the segment number (a recycled file's old records never pass); a
+/// gap in sequences counts the records damage took. A shared context is written once per
+/// segment, before the first event that refers to it.
 enum JournalRecord {
     /// Frame header bytes of the records written (format 3: marker, length, sequence, checksum).
     static let frameHeader = 16

@@ -5,25 +5,18 @@ import Glibc
 import Darwin
 #endif
 
-/// One memory-mapped segment file of an ``EventJournal``.
+/// One memory-mapped segment file of an ``EventJournal``, created at full size with its blocks
+/// allocated (a full disk fails here, not with `SIGBUS` later), mode 0600, mapped `MAP_SHARED`.
 ///
-/// The file is created at its full size with its blocks allocated up front (so a full disk fails
-/// here, not later with `SIGBUS` on a store into the mapping), mode 0600, and mapped `MAP_SHARED`:
-/// what is copied into the mapping belongs to the kernel's page cache at once and survives the
-/// death of the process.
-///
-/// Resident memory: only a ``runway`` of pages ahead of the end of records is made resident and
-/// writable (by the journal's page work, see ``populateAhead(of:)``), and pages of written and read records
-/// are handed back (``releasePages(below:)``), so a segment costs about a runway of memory
-/// however far the sender is ahead of the writer.
-///
-/// Header (16 bytes): the magic and the segment number, little-endian. The magic names the
-/// record format (see ``JournalRecord``): `TRKJRNL3` for the segments written now, `TRKJRNL2`
-/// and `TRKJRNL1` for those earlier versions left, which are still read.
+/// Only a ``runway`` of pages ahead of the end of records is kept resident; pages written and
+/// read are handed back (``releasePages(below:all:)``). Header (16 bytes): the magic, which names
+/// the record format (`TRKJRNL3` written; `TRKJRNL2`, `TRKJRNL1` still read), and the segment
+/// number, little-endian.
 final class JournalSegment: @unchecked Sendable {
-    // Safe: the mapping is written only under the journal's lock, and read only below an end
-    // offset published under that lock; `end`, `sealed`, `storedEnd`, `storedSequence` and
-    // `fault` are guarded by the journal's lock; `identity` is set before the segment is shared.
+    // Unchecked: `base` is mapped memory (a raw pointer), written only under the journal's lock
+    // and read only below an `end` published under it. `end`, `sealed`, `nextSequence`,
+    // `journalledContexts`, `storedEnd`, `storedSequence` and `fault` are guarded by that lock;
+    // `identity` is set before the segment is shared; the page marks have one writer each.
     static let headerSize = 16
     static let magic: UInt64 = 0x334C_4E52_4A4B_5254 // "TRKJRNL3" little-endian
     /// The magic of format 2 segments (no record marker or sequence: reading stops at damage).

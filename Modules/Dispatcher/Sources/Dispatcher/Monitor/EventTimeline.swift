@@ -1,21 +1,16 @@
 import Foundation
+import Tracking
 
 /// The delivery timeline of each event of the current session, bounded in memory.
 ///
-/// Recording is O(1) per batch, with no hashing: each call appends one entry, a step and the
-/// ids it applies to, to a ring. Looking events up (the monitor, a few tests) scans the ring once
-/// per call, whatever the number of events looked up.
-///
-/// Keeps the timelines of the most recent ``capacity`` events, counted by their
-/// ``TimelineStep/Kind/persisted`` step (the step that starts an event's timeline in this
-/// session); older timelines are forgotten (their rows and counters stay in the store). An
-/// entry is dropped once every event it names was persisted before that window. Events with no
-/// persisted step in this session (recovered from an earlier one) keep their steps while the
-/// entries naming them stay. The ring never holds more than ``maximumStepsPerEvent`` × capacity
-/// ids: past that, the oldest entries go first, whatever the window (retries that never end).
-final class EventTimeline: @unchecked Sendable {
+/// Recording appends one entry per batch to a ring (O(1), no hashing); lookups scan the ring.
+/// Keeps the timelines of the most recent ``capacity`` events counted by their
+/// ``TimelineStep/Kind/persisted`` step; an entry is dropped once every event it names is older
+/// than that. Events recovered from an earlier session keep their steps while entries name them.
+/// The ring holds at most ``maximumStepsPerEvent`` × capacity ids: past that the oldest go first.
+final class EventTimeline: Sendable {
     /// One recorded step and the events it applies to.
-    private struct Entry {
+    fileprivate struct Entry {
         /// What happened.
         var step: TimelineStep
         /// The events, in the order recorded.
@@ -30,15 +25,18 @@ final class EventTimeline: @unchecked Sendable {
     /// How many ids the ring holds at most, per event of ``capacity``.
     static let maximumStepsPerEvent = 8
 
-    // Safe: `entries`, `head`, `persistedCount` and `heldIDs` are only touched while holding `lock`.
-    private let lock = NSLock()
-    private var entries: [Entry] = []
-    /// The index of the oldest live entry in `entries` (those before it are dropped).
-    private var head = 0
-    /// How many events were persisted in this session: the next persisted event's ordinal.
-    private var persistedCount = 0
-    /// How many ids the live entries hold.
-    private var heldIDs = 0
+    /// The ring and its counts.
+    fileprivate struct Ring {
+        var entries: [Entry] = []
+        /// The index of the oldest live entry in `entries` (those before it are dropped).
+        var head = 0
+        /// How many events were persisted in this session: the next persisted event's ordinal.
+        var persistedCount = 0
+        /// How many ids the live entries hold.
+        var heldIDs = 0
+    }
+
+    private let ring = LockedValue(Ring())
     /// How many events' timelines are kept.
     let capacity: Int
 
@@ -48,16 +46,17 @@ final class EventTimeline: @unchecked Sendable {
     /// Appends one step to each of `ids`, as one entry.
     func record(_ step: TimelineStep, for ids: [UUID]) {
         guard !ids.isEmpty else { return }
-        lock.withLock {
-            var entry = Entry(step: step, ids: ids, firstOrdinal: nil, horizon: persistedCount)
+        let capacity = capacity
+        ring.withLock { ring in
+            var entry = Entry(step: step, ids: ids, firstOrdinal: nil, horizon: ring.persistedCount)
             if step.kind == .persisted {
-                entry.firstOrdinal = persistedCount
-                persistedCount += ids.count
-                entry.horizon = persistedCount
+                entry.firstOrdinal = ring.persistedCount
+                ring.persistedCount += ids.count
+                entry.horizon = ring.persistedCount
             }
-            entries.append(entry)
-            heldIDs += ids.count
-            dropForgotten()
+            ring.entries.append(entry)
+            ring.heldIDs += ids.count
+            ring.dropForgotten(capacity: capacity)
         }
     }
 
@@ -72,12 +71,13 @@ final class EventTimeline: @unchecked Sendable {
 
     /// The known timelines of the ids `included` selects: a forgotten event has none.
     private func timelines(of included: (UUID) -> Bool) -> [UUID: [TimelineStep]] {
-        lock.withLock {
+        let capacity = capacity
+        return ring.withLock { ring in
             var timelines: [UUID: [TimelineStep]] = [:]
             var forgotten: Set<UUID> = []
-            for entry in entries[head...] {
+            for entry in ring.entries[ring.head...] {
                 for (position, id) in entry.ids.enumerated() where included(id) {
-                    if let first = entry.firstOrdinal, !isKept(ordinal: first + position) {
+                    if let first = entry.firstOrdinal, !ring.isKept(ordinal: first + position, capacity: capacity) {
                         forgotten.insert(id)
                     } else {
                         timelines[id, default: []].append(entry.step)
@@ -91,24 +91,26 @@ final class EventTimeline: @unchecked Sendable {
 
     /// Forgets everything (purge).
     func removeAll() {
-        lock.withLock {
-            entries.removeAll()
-            head = 0
-            heldIDs = 0
+        ring.withLock { ring in
+            ring.entries.removeAll()
+            ring.head = 0
+            ring.heldIDs = 0
         }
     }
+}
 
-    /// Whether the event persisted with `ordinal` is among the most recent ``capacity``.
-    private func isKept(ordinal: Int) -> Bool { ordinal >= persistedCount - capacity }
+extension EventTimeline.Ring {
+    /// Whether the event persisted with `ordinal` is among the most recent `capacity`.
+    func isKept(ordinal: Int, capacity: Int) -> Bool { ordinal >= persistedCount - capacity }
 
     /// Drops the oldest entries while they name only forgotten events or the ring holds too
-    /// many ids, and compacts the storage once half of it is dropped. Called holding `lock`.
-    private func dropForgotten() {
-        let limit = capacity * Self.maximumStepsPerEvent
+    /// many ids, and compacts the storage once half of it is dropped.
+    mutating func dropForgotten(capacity: Int) {
+        let limit = capacity * EventTimeline.maximumStepsPerEvent
         while head < entries.count,
               entries[head].horizon <= persistedCount - capacity || heldIDs > limit {
             heldIDs -= entries[head].ids.count
-            entries[head] = Entry(step: entries[head].step, ids: [], firstOrdinal: nil, horizon: 0)
+            entries[head] = EventTimeline.Entry(step: entries[head].step, ids: [], firstOrdinal: nil, horizon: 0)
             head += 1
         }
         if head > 32, head * 2 > entries.count {

@@ -4,9 +4,11 @@ import Foundation
 /// A thin wrapper around one SQLite connection: open, execute, prepared and cached statements,
 /// transactions, and the WAL set-up every store uses.
 ///
-/// Not thread-safe by itself: its owner (``EventStore``) serialises every call with a lock, and
-/// the connection is opened in SQLite's multi-thread mode (no SQLite mutex of its own).
-final class SQLiteDatabase {
+/// Not thread-safe by itself: the connection is opened in SQLite's multi-thread mode (no SQLite
+/// mutex of its own), and its owner (``EventStore``) keeps it in its `LockedValue` state.
+final class SQLiteDatabase: @unchecked Sendable {
+    // Unchecked: `handle` is a SQLite C connection (and `cache` its statements), not Sendable;
+    // shared only inside the owner's `LockedValue`, one call at a time.
     private var handle: OpaquePointer?
     private var cache: [String: SQLiteStatement] = [:]
     /// The database file.

@@ -9,7 +9,7 @@ extension EventStore {
     /// - Returns: how many were released.
     @discardableResult
     func releaseHeld(category: String) throws -> Int {
-        try write { database, counts in
+        try write { database, counts, state in
             let select = try database.cached(EventStoreSchema.heldInCategory)
             try select.bind(category, at: 1)
             var rows: [(sequence: Int64, flags: [UInt8], size: Int)] = []
@@ -30,7 +30,7 @@ extension EventStore {
                 counts.held -= 1
                 counts.pending += 1
                 counts.bytes += size - row.size
-                pendingFloor = min(pendingFloor, row.sequence)
+                state.pendingFloor = min(state.pendingFloor, row.sequence)
             }
             return released
         }

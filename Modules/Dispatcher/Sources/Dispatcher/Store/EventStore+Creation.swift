@@ -18,13 +18,13 @@ extension EventStore {
     /// Called only when the file at `path` is missing or holds no store yet (see
     /// ``EventStoreSignature/Kind/new``): leftovers of an earlier creation, and `-wal`/`-shm`
     /// files beside a file with nothing in it, are removed first.
-    func createAtomically() throws {
+    func createAtomically(_ state: inout State) throws {
         let building = Self.creationPath(of: path)
         for leftover in [building, building + "-wal", building + "-shm", building + "-journal", path + "-wal", path + "-shm"] {
             _ = unlink(leftover)
         }
         do {
-            if let problem = try FileProtection.createFile(atPath: building) { protectionProblems.append(problem) }
+            if let problem = try FileProtection.createFile(atPath: building) { state.protectionProblems.append(problem) }
         } catch StoreError.cannotOpen(_, let reason, let code) {
             throw StoreError.cannotOpen(path: path, reason: reason, errno: code)
         }
@@ -51,7 +51,7 @@ extension EventStore {
         let folder = StorePath.folder(of: path)
         try? syncToDisk(folder.isEmpty ? "." : folder, path: path)
         // The class moved with the file; set again under its final name, as for an existing file.
-        if let problem = FileProtection.protect(path) { protectionProblems.append(problem) }
+        if let problem = FileProtection.protect(path) { state.protectionProblems.append(problem) }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 
 // The delivery queue: claiming batches and settling their events.
 extension EventStore {
@@ -6,10 +7,10 @@ extension EventStore {
     /// least one) as in flight and returns them. Reads one page with `LIMIT`, never the store.
     func claimBatch(limit: Int, maxBytes: Int, now: Date) throws -> [StoredEvent] {
         guard limit > 0 else { return [] }
-        let claim = try write { database, counts in
-            try claimLocked(limit: limit, maxBytes: maxBytes, now: now, database, &counts)
+        let claim = try write { database, counts, state in
+            try claimLocked(limit: limit, maxBytes: maxBytes, now: now, database, &counts, &state)
         }
-        lock.withLock { recordClaimedLocked(claim) }
+        state.withLock { $0.recordClaimed(claim) }
         return claim.rows
     }
 
@@ -18,20 +19,20 @@ extension EventStore {
     func acknowledge(_ ids: [UUID], thenClaim limit: Int, maxBytes: Int, now: Date) throws -> [StoredEvent] {
         let keep = limits.deliveredHistory
         let deliveredAt = Self.milliseconds(Date())
-        let claim = try write { database, counts in
-            try acknowledgeLocked(ids, deliveredAt: deliveredAt, keeping: keep, database, &counts)
-            return limit > 0 ? try claimLocked(limit: limit, maxBytes: maxBytes, now: now, database, &counts, settled: Set(ids))
+        let claim = try write { database, counts, state in
+            try acknowledgeLocked(ids, deliveredAt: deliveredAt, keeping: keep, database, &counts, state)
+            return limit > 0 ? try claimLocked(limit: limit, maxBytes: maxBytes, now: now, database, &counts, &state, settled: Set(ids))
                 : ClaimedRows(rows: [], sizes: [])
         }
-        lock.withLock {
-            for id in ids { inFlight[id] = nil }
-            recordClaimedLocked(claim)
+        state.withLock { state in
+            for id in ids { state.inFlight[id] = nil }
+            state.recordClaimed(claim)
         }
         return claim.rows
     }
 
     /// Rows a claim marked in flight, with the size each counted for.
-    struct ClaimedRows {
+    struct ClaimedRows: Sendable {
         var rows: [StoredEvent]
         var sizes: [Int]
     }
@@ -39,19 +40,19 @@ extension EventStore {
     /// The claim's statements, in the caller's transaction; `settled` are ids in flight that the
     /// same transaction acknowledged already.
     private func claimLocked(limit: Int, maxBytes: Int, now: Date, _ database: SQLiteDatabase, _ counts: inout StoreCounts,
-                             settled: Set<UUID> = []) throws -> ClaimedRows {
+                             _ state: inout State, settled: Set<UUID> = []) throws -> ClaimedRows {
         let due = Self.milliseconds(now)
         guard counts.pending > 0 else { return ClaimedRows(rows: [], sizes: []) }
         let first = try database.cached(EventStoreSchema.firstPending)
-        try first.bind(pendingFloor, at: 1)
+        try first.bind(state.pendingFloor, at: 1)
         guard try first.step() else {
             first.reset()
             return ClaimedRows(rows: [], sizes: [])
         }
-        pendingFloor = first.int64(0)
+        state.pendingFloor = first.int64(0)
         first.reset()
         let select = try database.cached(EventStoreSchema.claim)
-        try select.bind(pendingFloor, at: 1)
+        try select.bind(state.pendingFloor, at: 1)
         try select.bind(due, at: 2)
         try select.bind(limit, at: 3)
         var batch: [StoredEvent] = []
@@ -61,7 +62,7 @@ extension EventStore {
             // The row's stored size (what counted it in), not its size as read back as JSON.
             let size = select.int(15)
             if !batch.isEmpty, bytes + size > maxBytes { break }
-            var row = try self.row(select, database)
+            var row = try self.row(select, database, &state)
             row.status = .inFlight
             batch.append(row)
             sizes.append(size)
@@ -74,27 +75,12 @@ extension EventStore {
         try mark.bind(high, at: 2)
         try mark.bind(due, at: 3)
         try mark.step()
-        let range = inFlight.filter { !settled.contains($0.key) }.values
+        let range = state.inFlight.filter { !settled.contains($0.key) }.values
             .reduce((low, high)) { (min($0.0, $1.sequence), max($0.1, $1.sequence)) }
         try setMetadata(EventStoreSchema.inFlightRangeKey, "\(range.0):\(range.1)", database)
         counts.pending -= batch.count
         counts.inFlight += batch.count
         return ClaimedRows(rows: batch, sizes: sizes)
-    }
-
-    /// Remembers what a committed claim put in flight (holding the lock).
-    private func recordClaimedLocked(_ claim: ClaimedRows) {
-        for (row, size) in zip(claim.rows, claim.sizes) { inFlight[row.event.id] = (row.sequence, size) }
-    }
-
-    /// Splits ids into rows in flight (with their `seq` and size) and the others.
-    func partition(_ ids: [UUID]) -> (inFlight: [(sequence: Int64, size: Int)], others: [UUID]) {
-        var found: [(sequence: Int64, size: Int)] = []
-        var others: [UUID] = []
-        for id in ids {
-            if let row = inFlight[id] { found.append(row) } else { others.append(id) }
-        }
-        return (found, others)
     }
 
     /// Deletes acknowledged events, in one transaction, copying them into the delivered history
@@ -111,18 +97,18 @@ extension EventStore {
         guard !ids.isEmpty else { return } // no transaction for nothing
         let keep = limits.deliveredHistory
         let deliveredAt = Self.milliseconds(deliveredAt)
-        try write { database, counts in
-            try acknowledgeLocked(ids, deliveredAt: deliveredAt, keeping: keep, database, &counts)
+        try write { database, counts, state in
+            try acknowledgeLocked(ids, deliveredAt: deliveredAt, keeping: keep, database, &counts, state)
         }
-        lock.withLock { for id in ids { inFlight[id] = nil } }
+        state.withLock { state in for id in ids { state.inFlight[id] = nil } }
     }
 
     /// The acknowledgement's statements, in the caller's transaction (the in-flight map is the
     /// caller's to update once committed).
     private func acknowledgeLocked(_ ids: [UUID], deliveredAt: Int64, keeping keep: Int, _ database: SQLiteDatabase,
-                                   _ counts: inout StoreCounts) throws {
+                                   _ counts: inout StoreCounts, _ state: State) throws {
         guard !ids.isEmpty else { return }
-        let (claimed, others) = partition(ids)
+        let (claimed, others) = state.partition(ids)
         func settle(_ statement: SQLiteStatement) throws {
             while try statement.step() {
                 counts.bytes -= statement.int(1)
@@ -135,7 +121,7 @@ extension EventStore {
             }
         }
         var newestDelivered: Int64?
-        let wholeRange = wholeInFlightRange(claimed)
+        let wholeRange = state.wholeInFlightRange(claimed)
         if let range = wholeRange {
             // The common case, a whole batch: two range statements instead of two per row.
             if keep > 0 {
@@ -185,15 +171,6 @@ extension EventStore {
             try settle(scan)
         }
         if let newestDelivered { try trimDeliveredHistory(database, newest: newestDelivered, keeping: keep) }
-    }
-
-    /// The `seq` range of `rows` when they are exactly the rows in flight through this store
-    /// within it (so statements over the range touch no other in-flight row); `nil` otherwise.
-    func wholeInFlightRange(_ rows: [(sequence: Int64, size: Int)]) -> ClosedRange<Int64>? {
-        guard rows.count > 1, let low = rows.map(\.sequence).min(), let high = rows.map(\.sequence).max() else { return nil }
-        guard Set(rows.map(\.sequence)).count == rows.count else { return nil }
-        let inRange = inFlight.values.reduce(0) { $0 + ((low...high).contains($1.sequence) ? 1 : 0) }
-        return inRange == rows.count ? low...high : nil
     }
 
     /// Deletes the delivered history's oldest rows beyond the most recent `keep` (`newest` is the

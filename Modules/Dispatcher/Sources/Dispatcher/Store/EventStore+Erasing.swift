@@ -14,9 +14,9 @@ extension EventStore {
     /// replay deleted events from the journal.
     func erase(keepingMetadata: Bool, before boundary: UUID? = nil) throws {
         guard !isReadOnly else { throw readOnlyError }
-        try withDatabase { database in
+        try withDatabase { database, state in
             var next = StoreCounts()
-            if keepingMetadata { next.evicted = counters.evicted }
+            if keepingMetadata { next.evicted = state.counters.evicted }
             let metadata = keepingMetadata ? "" : "; DELETE FROM meta WHERE substr(key, 1, 1) <> '_'"
             try overwritingDeleted(database) {
                 try database.transaction {
@@ -31,12 +31,12 @@ extension EventStore {
                     }
                     try writeCounters(next, database)
                 }
-                counters = next
-                contextCache = [:]
-                inFlight = [:]
-                recentIDs.removeAll(keepingCapacity: true)
-                olderIDs = []
-                pendingFloor = 0
+                state.counters = next
+                state.contextCache = [:]
+                state.inFlight = [:]
+                state.recentIDs.removeAll(keepingCapacity: true)
+                state.olderIDs = []
+                state.pendingFloor = 0
                 try database.execute("VACUUM")
             }
             try truncateLog(database)

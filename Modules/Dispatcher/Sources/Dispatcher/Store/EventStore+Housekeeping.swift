@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 
 // Housekeeping: rejected events, metadata, checkpoints, closing (purge: EventStore+Erasing).
 extension EventStore {
@@ -26,7 +27,7 @@ extension EventStore {
     /// - Returns: how many were requeued.
     @discardableResult
     func requeueRejected() throws -> Int {
-        try write { database, counts in
+        try write { database, counts, state in
             guard counts.rejected > 0 else { return 0 }
             let update = try database.cached(EventStoreSchema.requeueRejected)
             var requeued = 0
@@ -38,7 +39,7 @@ extension EventStore {
             update.reset()
             counts.rejected -= requeued
             counts.pending += requeued
-            if requeued > 0 { pendingFloor = min(pendingFloor, lowest) }
+            if requeued > 0 { state.pendingFloor = min(state.pendingFloor, lowest) }
             return requeued
         }
     }
@@ -86,12 +87,12 @@ extension EventStore {
 
     /// Closes the store; later calls throw ``StoreError/closed(path:)``.
     func close() {
-        lock.withLock {
-            closedByUser = true
-            database?.close()
-            database = nil
-            writerLock?.release()
-            writerLock = nil
+        state.withLock { state in
+            state.closedByUser = true
+            state.database?.close()
+            state.database = nil
+            state.writerLock?.release()
+            state.writerLock = nil
         }
     }
 

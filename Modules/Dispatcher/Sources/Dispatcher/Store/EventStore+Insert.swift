@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 
 // Inserting events, ignoring recent duplicates and evicting past the limits.
 extension EventStore {
@@ -16,23 +17,24 @@ extension EventStore {
                                     now: Date = Date()) throws -> InsertOutcome where Events.Element: BorrowableEvent {
         guard !events.isEmpty || !metadata.isEmpty else { return InsertOutcome() }
         let createdAt = Self.milliseconds(now)
-        let (outcome, inserted) = try write { database, counts in
+        let (outcome, inserted) = try write { database, counts, state in
             var outcome = InsertOutcome()
             let statement = try database.cached(EventStoreSchema.insert)
             var seen = KeySet(minimumCapacity: events.count)
             // All the window's lookups first, their cache misses overlapped (interleaved with
             // SQLite calls, each would wait for its miss alone).
             let keys = events.map { Self.duplicateKey($0.id.uuid) }
-            recentIDs.warm(keys)
-            if !olderIDs.isEmpty { olderIDs.warm(keys) }
-            let duplicate = keys.map { key in !seen.insert(key) || recentIDs.contains(key) || (!olderIDs.isEmpty && olderIDs.contains(key))
+            state.recentIDs.warm(keys)
+            if !state.olderIDs.isEmpty { state.olderIDs.warm(keys) }
+            let duplicate = keys.map { key in
+                !seen.insert(key) || state.recentIDs.contains(key) || (!state.olderIDs.isEmpty && state.olderIDs.contains(key))
             }
             var firstSequence: Int64?
             var newContexts: [EncodedSharedContext] = []
             var lastContext: UInt64?
             // Rows whose fields stay valid after `withBorrowed` returns (a journal batch) go in
             // with one statement per `rowsPerInsert`: SQLite's per-statement work is paid once.
-            let multiRow = Events.Element.fieldsOutliveBorrow && !idsAreUnique
+            let multiRow = Events.Element.fieldsOutliveBorrow && !state.idsAreUnique
                 ? try database.cached(EventStoreSchema.insertRows) : nil
             var queued: [InsertRow] = []
             if multiRow != nil { queued.reserveCapacity(EventStoreSchema.rowsPerInsert) }
@@ -51,7 +53,7 @@ extension EventStore {
                     var contextReference: Int64 = 0
                     if let shared = event.sharedContext {
                         // Runs of events share one context: only a new one is looked up.
-                        if shared.hash != lastContext, contextCache[shared.hash] == nil, !newContexts.contains(where: { $0.hash == shared.hash }) {
+                        if shared.hash != lastContext, state.contextCache[shared.hash] == nil, !newContexts.contains(where: { $0.hash == shared.hash }) {
                             try storeContext(shared, database)
                             newContexts.append(shared)
                         }
@@ -90,12 +92,14 @@ extension EventStore {
                 inserted(row, sequence: database.lastInsertRowID)
             }
             for (key, value) in metadata { try setMetadata(key, value, database) }
-            if let firstSequence { pendingFloor = min(pendingFloor, firstSequence) }
-            outcome.evicted = try evict(database, &counts)
+            if let firstSequence { state.pendingFloor = min(state.pendingFloor, firstSequence) }
+            outcome.evicted = try evict(database, &counts, from: state.pendingFloor)
             return (outcome, (ids: seen, contexts: newContexts))
         }
-        remember(inserted.ids)
-        lock.withLock { for context in inserted.contexts { contextCache[context.hash] = context.json } }
+        state.withLock { state in
+            state.remember(inserted.ids)
+            for context in inserted.contexts { state.contextCache[context.hash] = context.json }
+        }
         return outcome
     }
 
@@ -127,30 +131,20 @@ extension EventStore {
         try statement.step()
     }
 
-    /// Adds ids to the duplicate window, rolling generations when the newest is full.
-    func remember(_ keys: KeySet) {
-        lock.withLock {
-            if recentIDs.count + keys.count > Self.duplicateWindow {
-                swap(&olderIDs, &recentIDs)
-                recentIDs.removeAll(keepingCapacity: true)
-            }
-            recentIDs.formUnion(keys)
-        }
-    }
-
     /// The id's last 64 bits: random in UUIDv7 (and v4), so distinct ids practically never share them.
     static func duplicateKey(_ bytes: uuid_t) -> UInt64 { UInt64(bytes.8) << 56 | UInt64(bytes.9) << 48 | UInt64(bytes.10) << 40 | UInt64(bytes.11) << 32
             | UInt64(bytes.12) << 24 | UInt64(bytes.13) << 16 | UInt64(bytes.14) << 8 | UInt64(bytes.15)
     }
 
     /// Deletes the oldest pending rows while the counts exceed the limits.
-    func evict(_ database: SQLiteDatabase, _ counts: inout StoreCounts) throws -> [UUID] {
+    /// - Parameter floor: no pending row has a `seq` below it.
+    func evict(_ database: SQLiteDatabase, _ counts: inout StoreCounts, from floor: Int64) throws -> [UUID] {
         var evicted: [UUID] = []
         while counts.total > limits.maxEvents || counts.bytes > limits.maxBytes {
             let excess = counts.total - limits.maxEvents
             let page = min(1_000, max(excess, 64))
             let select = try database.cached(EventStoreSchema.oldestPending)
-            try select.bind(pendingFloor, at: 1)
+            try select.bind(floor, at: 1)
             try select.bind(page, at: 2)
             var rows: [(sequence: Int64, id: UUID?, size: Int)] = []
             while try select.step() { rows.append((select.int64(0), select.uuid(1), select.int(2))) }

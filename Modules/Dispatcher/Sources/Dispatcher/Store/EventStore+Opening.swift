@@ -1,32 +1,34 @@
 import Foundation
+import Tracking
 
 // Opening, recovery of a damaged file, and the locked access every operation goes through.
 extension EventStore {
-    func openLocked() throws {
+    /// Opens the file for writing (the caller holds the lock), setting a damaged one aside.
+    func openLocked(_ state: inout State) throws {
         try ResourceLimit.requireStoreDescriptors(path: path)
         let folder = StorePath.folder(of: path)
-        if !folder.isEmpty { protectionProblems += try FileProtection.createDirectory(atPath: folder) }
+        if !folder.isEmpty { state.protectionProblems += try FileProtection.createDirectory(atPath: folder) }
         do {
-            try openFile()
+            try openFile(&state)
         } catch let error as SQLiteError where error.isCorruption {
             // Rename before closing: closing would otherwise delete the damaged `-wal` with it.
             let aside = FileProtection.setAside(path)
-            database?.close()
-            database = nil
+            state.database?.close()
+            state.database = nil
             guard let aside else {
                 throw StoreError.corrupt(path: path, setAsidePath: nil, cause: error.description)
             }
-            recovered = aside
-            do { try openFile() } catch let error as SQLiteError { throw StoreError.from(error, path: path) }
+            state.recovered = aside
+            do { try openFile(&state) } catch let error as SQLiteError { throw StoreError.from(error, path: path) }
         } catch let error as SQLiteError {
-            database?.close()
-            database = nil
+            state.database?.close()
+            state.database = nil
             throw StoreError.from(error, path: path)
         }
     }
 
     /// Opens the file read-only and reads the counters; writes nothing.
-    func openForReadingLocked() throws {
+    func openForReadingLocked(_ state: inout State) throws {
         guard FileManager.default.fileExists(atPath: path) else {
             throw StoreError.cannotOpen(path: path, reason: "no store file to read", errno: ENOENT)
         }
@@ -41,18 +43,18 @@ extension EventStore {
         }
         do {
             let database = try SQLiteDatabase(path: SQLiteDatabase.readOnlyURI(path), flags: [.readOnly, .noMutex, .uri])
-            self.database = database
+            state.database = database
             guard try database.scalarInt("PRAGMA user_version") == EventStoreSchema.version else {
                 let version = try database.scalarInt("PRAGMA user_version") ?? 0
                 database.close()
-                self.database = nil
+                state.database = nil
                 throw StoreError.cannotOpen(
                     path: path, reason: "not an event store of version \(EventStoreSchema.version) (found \(version))", errno: nil)
             }
-            counters = try readCounters(database)
+            state.counters = try readCounters(database)
         } catch let error as SQLiteError {
-            database?.close()
-            database = nil
+            state.database?.close()
+            state.database = nil
             throw StoreError.from(error, path: path)
         }
     }
@@ -63,15 +65,15 @@ extension EventStore {
     }
 
     /// Opens the file, sets WAL (checked) and the schema, reads the counters and releases in-flight rows.
-    func openFile() throws {
+    func openFile(_ state: inout State) throws {
         let isNew = EventStoreSignature.classify(path) == .new
         if isNew {
-            try createAtomically()
+            try createAtomically(&state)
         } else if let problem = try FileProtection.createFile(atPath: path) {
-            protectionProblems.append(problem)
+            state.protectionProblems.append(problem)
         }
         let database = try SQLiteDatabase(path: path)
-        self.database = database
+        state.database = database
         // 16 KiB pages, for a new file only (an existing one keeps its size): a row costs SQLite
         // about a fifth less to insert than with the default 4 KiB, as splits and page headers
         // come four times less often. (A delivery round's small transactions write larger log
@@ -103,22 +105,22 @@ extension EventStore {
         }
         // A new file has no write-ahead log yet: made now, by one write, not by the first insert.
         if isNew { try database.execute(EventStoreSchema.setVersion) }
-        counters = try readCounters(database)
-        idsAreUnique = try database.scalarInt(EventStoreSchema.hasUniqueIndex) ?? 0 > 0
-        contextCache = [:]
-        pendingFloor = 0
-        inFlight = [:]
-        recentIDs.removeAll(keepingCapacity: true)
-        olderIDs = []
+        state.counters = try readCounters(database)
+        state.idsAreUnique = try database.scalarInt(EventStoreSchema.hasUniqueIndex) ?? 0 > 0
+        state.contextCache = [:]
+        state.pendingFloor = 0
+        state.inFlight = [:]
+        state.recentIDs.removeAll(keepingCapacity: true)
+        state.olderIDs = []
         // Made by SQLite (with the open flag's class), or left by an earlier run: set explicitly.
         for suffix in ["-wal", "-shm"] {
             FileProtection.restrict(path + suffix)
             if FileManager.default.fileExists(atPath: path + suffix), let problem = FileProtection.protect(path + suffix) {
-                protectionProblems.append(problem)
+                state.protectionProblems.append(problem)
             }
         }
-        try releaseAllInFlightLocked(database)
-        openedFiles = (FileIdentity(path: path), FileIdentity(path: path + "-wal"))
+        try releaseAllInFlightLocked(database, &state)
+        state.openedFiles = (FileIdentity(path: path), FileIdentity(path: path + "-wal"))
     }
 
     func readCounters(_ database: SQLiteDatabase) throws -> StoreCounts {
@@ -141,26 +143,27 @@ extension EventStore {
         try statement.step()
     }
 
-    /// Runs `body` with the open database under the lock. SQLite errors become ``StoreError``s;
-    /// on damage the file is set aside and a fresh store opened before the error is thrown.
-    func withDatabase<Result>(_ body: (SQLiteDatabase) throws -> Result) throws -> Result {
-        try lock.withLock {
-            if database == nil {
-                if closedByUser { throw StoreError.closed(path: path) }
-                try isReadOnly ? openForReadingLocked() : openLocked()
+    /// Runs `body` with the open database and the state under the lock, taken once. SQLite errors
+    /// become ``StoreError``s; on damage the file is set aside and a fresh store opened before the
+    /// error is thrown.
+    func withDatabase<Result>(_ body: (SQLiteDatabase, inout State) throws -> Result) throws -> Result {
+        try state.withLock { state in
+            if state.database == nil {
+                if state.closedByUser { throw StoreError.closed(path: path) }
+                try isReadOnly ? openForReadingLocked(&state) : openLocked(&state)
             }
-            guard let database else { throw StoreError.closed(path: path) }
+            guard let database = state.database else { throw StoreError.closed(path: path) }
             do {
-                return try body(database)
+                return try body(database, &state)
             } catch let error as SQLiteError where error.isCorruption && isReadOnly {
                 throw StoreError.corrupt(path: path, setAsidePath: nil, cause: error.description)
             } catch let error as SQLiteError where error.isCorruption {
                 let aside = FileProtection.setAside(path)
                 database.close()
-                self.database = nil
-                recovered = aside ?? recovered
-                counters = StoreCounts()
-                try? openLocked()
+                state.database = nil
+                state.recovered = aside ?? state.recovered
+                state.counters = StoreCounts()
+                try? openLocked(&state)
                 throw StoreError.corrupt(path: path, setAsidePath: aside, cause: error.description)
             } catch let error as SQLiteError {
                 throw StoreError.from(error, path: path)
@@ -168,18 +171,28 @@ extension EventStore {
         }
     }
 
+    /// ``withDatabase(_:)-(SQLiteDatabase,inout State)`` for a body that needs only the database.
+    func withDatabase<Result>(_ body: (SQLiteDatabase) throws -> Result) throws -> Result {
+        try withDatabase { database, _ in try body(database) }
+    }
+
+    /// ``write(_:)-(SQLiteDatabase,inout StoreCounts,inout State)`` for a body that needs no other state.
+    func write<Result>(_ body: (SQLiteDatabase, inout StoreCounts) throws -> Result) throws -> Result {
+        try write { database, counts, _ in try body(database, &counts) }
+    }
+
     /// Runs `body` in a transaction on a copy of the counters, which are written in the same
     /// transaction and kept only when it commits.
-    func write<Result>(_ body: (SQLiteDatabase, inout StoreCounts) throws -> Result) throws -> Result {
+    func write<Result>(_ body: (SQLiteDatabase, inout StoreCounts, inout State) throws -> Result) throws -> Result {
         guard !isReadOnly else { throw readOnlyError }
-        return try withDatabase { database in
-            var next = counters
+        return try withDatabase { database, state in
+            var next = state.counters
             let result = try database.transaction {
-                let result = try body(database, &next)
+                let result = try body(database, &next, &state)
                 try writeCounters(next, database)
                 return result
             }
-            counters = next
+            state.counters = next
             return result
         }
     }

@@ -1,13 +1,14 @@
 import Foundation
+import Tracking
 
 // Counts and queries, including the events still only in the journal.
 extension EventStore {
     /// What the store holds, without scanning it (re-read from the file when opened for reading,
     /// as another process may be changing it).
     func counts() -> StoreCounts {
-        lock.withLock {
-            if isReadOnly, let database, let fresh = try? readCounters(database) { counters = fresh }
-            return counters
+        state.withLock { state in
+            if isReadOnly, let database = state.database, let fresh = try? readCounters(database) { state.counters = fresh }
+            return state.counters
         }
     }
 
@@ -70,7 +71,7 @@ extension EventStore {
     /// The events only in the journal, in the query's order: read again when the query starts
     /// at offset 0 (or was never read), otherwise the last reading.
     func journalPart(_ query: StoreQuery) throws -> [StoredEvent] {
-        let cached = lock.withLock { query.offset == 0 ? nil : journalRows }
+        let cached = state.withLock { query.offset == 0 ? nil : $0.journalRows }
         let rows = try cached ?? readJournal()
         let ordered: [StoredEvent] = switch query.sort {
         case .category: rows.enumerated().sorted { ($0.element.event.category, $0.offset) < ($1.element.event.category, $1.offset) }.map(\.element)
@@ -85,7 +86,7 @@ extension EventStore {
     func readJournal() throws -> [StoredEvent] {
         let position = try metadata(IngestWriter.positionKey).flatMap(JournalPosition.init) ?? .start
         let rows = try notYetStored(JournalReader.events(in: path + ".journal", after: position))
-        lock.withLock { journalRows = rows }
+        state.withLock { $0.journalRows = rows }
         return rows
     }
 
@@ -138,12 +139,12 @@ extension EventStore {
             "SELECT \(EventStoreSchema.deliveredColumns) FROM delivered ORDER BY "
                 + (column == "seq" ? "created_at \(direction), seq \(direction)" : order) + " LIMIT ? OFFSET ?"
         }
-        return try withDatabase { database in
+        return try withDatabase { database, state in
             let select = try database.cached(sql)
             try select.bind(limit, at: 1)
             try select.bind(offset, at: 2)
             var rows: [StoredEvent] = []
-            while try select.step() { rows.append(try self.row(select, database)) }
+            while try select.step() { rows.append(try self.row(select, database, &state)) }
             select.reset()
             return rows
         }

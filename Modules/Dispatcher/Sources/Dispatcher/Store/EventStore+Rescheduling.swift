@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 
 // The delivery queue, for events not delivered: retries, the collector's deferral (Retry-After), rejections and
 // releases back to pending.
@@ -21,16 +22,16 @@ extension EventStore {
         guard counts().pending > 0 else { return nil }
         let cap = Self.milliseconds(latest)
         let due = Self.milliseconds(now)
-        return try write { database, _ in
+        return try write { database, _, state in
             let update = try database.cached(EventStoreSchema.capRetryTimes)
             update.reset()
             try update.bind(cap, at: 1)
-            try update.bind(pendingFloor, at: 2)
+            try update.bind(state.pendingFloor, at: 2)
             try update.bind(cap, at: 3)
             try update.step()
             let select = try database.cached(EventStoreSchema.earliestWaiting)
             select.reset()
-            try select.bind(pendingFloor, at: 1)
+            try select.bind(state.pendingFloor, at: 1)
             try select.bind(due, at: 2)
             defer { select.reset() }
             guard try select.step(), !select.isNull(0) else { return nil }
@@ -52,8 +53,8 @@ extension EventStore {
     /// Moves in-flight or pending events to rejected, counting an attempt and keeping `reason`.
     func reject(_ ids: [UUID], reason: String) throws {
         guard !ids.isEmpty else { return }
-        try write { database, counts in
-            let (claimed, others) = partition(ids)
+        try write { database, counts, state in
+            let (claimed, others) = state.partition(ids)
             let update = try database.cached(EventStoreSchema.rejectInFlight)
             for row in claimed {
                 update.reset()
@@ -76,7 +77,7 @@ extension EventStore {
                 counts.rejected += changed
             }
         }
-        lock.withLock { for id in ids { inFlight[id] = nil } }
+        state.withLock { state in for id in ids { state.inFlight[id] = nil } }
     }
 
     /// Returns in-flight events to pending without counting an attempt.
@@ -88,9 +89,9 @@ extension EventStore {
     /// the index of the row's `seq`), counting the rows it moves from in flight back to pending.
     private func returnInFlight(_ ids: [UUID], with sql: String, bind: (SQLiteStatement) throws -> Int32) throws {
         guard !ids.isEmpty else { return }
-        try write { database, counts in
+        try write { database, counts, state in
             let update = try database.cached(sql)
-            for row in partition(ids).inFlight {
+            for row in state.partition(ids).inFlight {
                 update.reset()
                 try update.bind(row.sequence, at: try bind(update))
                 try update.step()
@@ -104,9 +105,9 @@ extension EventStore {
 
     /// Forgets ids as in flight and lowers the pending floor to their rows.
     func returnToPending(_ ids: [UUID]) {
-        lock.withLock {
+        state.withLock { state in
             for id in ids {
-                if let row = inFlight.removeValue(forKey: id) { pendingFloor = min(pendingFloor, row.sequence) }
+                if let row = state.inFlight.removeValue(forKey: id) { state.pendingFloor = min(state.pendingFloor, row.sequence) }
             }
         }
     }
@@ -116,13 +117,13 @@ extension EventStore {
     @discardableResult
     func releaseAllInFlight() throws -> Int {
         guard !isReadOnly else { throw readOnlyError }
-        return try withDatabase { database in try releaseAllInFlightLocked(database) }
+        return try withDatabase { database, state in try releaseAllInFlightLocked(database, &state) }
     }
 
     @discardableResult
-    func releaseAllInFlightLocked(_ database: SQLiteDatabase) throws -> Int {
-        guard counters.inFlight > 0 || !inFlight.isEmpty else { return 0 }
-        var next = counters
+    func releaseAllInFlightLocked(_ database: SQLiteDatabase, _ state: inout State) throws -> Int {
+        guard state.counters.inFlight > 0 || !state.inFlight.isEmpty else { return 0 }
+        var next = state.counters
         let range = try readMetadata(EventStoreSchema.inFlightRangeKey, database).flatMap { text -> (Int64, Int64)? in
             let parts = text.split(separator: ":").compactMap { Int64($0) }
             return parts.count == 2 ? (parts[0], parts[1]) : nil
@@ -142,9 +143,9 @@ extension EventStore {
             try writeCounters(next, database)
             return changed
         }
-        counters = next
-        inFlight = [:]
-        pendingFloor = min(pendingFloor, range?.0 ?? 0)
+        state.counters = next
+        state.inFlight = [:]
+        state.pendingFloor = min(state.pendingFloor, range?.0 ?? 0)
         return released
     }
 }

@@ -9,7 +9,7 @@ extension EventStore {
     /// Reads a row selected with ``EventStoreSchema/columns``, its own context merged over the
     /// shared one it refers to (read from `contexts` once per store and hash). Call it holding
     /// the store's lock, with `database` open.
-    func row(_ statement: SQLiteStatement, _ database: SQLiteDatabase) throws -> StoredEvent {
+    func row(_ statement: SQLiteStatement, _ database: SQLiteDatabase, _ state: inout State) throws -> StoredEvent {
         var event = EncodedEvent(
             id: statement.uuid(1) ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
             timestampMilliseconds: statement.int64(2),
@@ -22,7 +22,7 @@ extension EventStore {
         )
         let reference = UInt64(bitPattern: statement.int64(14))
         if reference != 0 {
-            event.contextBlob = ContextMerge.merge(shared: try sharedContext(reference, database), own: event.contextBlob)
+            event.contextBlob = ContextMerge.merge(shared: try sharedContext(reference, database, &state), own: event.contextBlob)
         }
         let next = statement.int64(12)
         return StoredEvent(
@@ -47,14 +47,14 @@ extension EventStore {
 
     /// The JSON of the shared context `hash`, cached; an empty object when it is missing (not
     /// cached: the cache holds only contexts that are in `contexts`).
-    private func sharedContext(_ hash: UInt64, _ database: SQLiteDatabase) throws -> [UInt8] {
-        if let known = contextCache[hash] { return known }
+    private func sharedContext(_ hash: UInt64, _ database: SQLiteDatabase, _ state: inout State) throws -> [UInt8] {
+        if let known = state.contextCache[hash] { return known }
         let select = try database.cached(EventStoreSchema.readContext)
         try select.bind(Int64(bitPattern: hash), at: 1)
         defer { select.reset() }
         guard try select.step() else { return EncodedEvent.emptyObject }
         let json = select.bytes(0)
-        contextCache[hash] = json
+        state.contextCache[hash] = json
         return json
     }
 }

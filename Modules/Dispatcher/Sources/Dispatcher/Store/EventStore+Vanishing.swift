@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 
 /// The store's file deleted or replaced while it was open (see ``EventStore/recreateIfVanished()``).
 struct StoreVanishing: Error, Sendable, CustomStringConvertible {
@@ -33,31 +34,31 @@ extension EventStore {
     /// - Returns: what vanished, or `nil` when the files are intact (or the store is closed or read-only).
     func recreateIfVanished() -> StoreVanishing? {
         guard !isReadOnly else { return nil }
-        return lock.withLock {
-            guard let open = database, !closedByUser else { return nil }
-            let storeGone = openedFiles.store.map { !$0.isSameFile(as: FileIdentity(path: path)) } ?? false
+        return state.withLock { state in
+            guard let open = state.database, !state.closedByUser else { return nil }
+            let storeGone = state.openedFiles.store.map { !$0.isSameFile(as: FileIdentity(path: path)) } ?? false
             let logNow = FileIdentity(path: path + "-wal")
-            guard let log = openedFiles.log else {
-                openedFiles.log = logNow
-                return storeGone ? recreateLocked(open, storeGone: true) : nil
+            guard let log = state.openedFiles.log else {
+                state.openedFiles.log = logNow
+                return storeGone ? recreateLocked(open, storeGone: true, &state) : nil
             }
             guard storeGone || !log.isSameFile(as: logNow) else { return nil }
-            return recreateLocked(open, storeGone: storeGone)
+            return recreateLocked(open, storeGone: storeGone, &state)
         }
     }
 
-    private func recreateLocked(_ open: SQLiteDatabase, storeGone: Bool) -> StoreVanishing {
-        let lost = storeGone ? counters.total : 0
+    private func recreateLocked(_ open: SQLiteDatabase, storeGone: Bool, _ state: inout State) -> StoreVanishing {
+        let lost = storeGone ? state.counters.total : 0
         open.close()
-        database = nil
-        counters = StoreCounts()
-        openedFiles = (nil, nil)
+        state.database = nil
+        state.counters = StoreCounts()
+        state.openedFiles = (nil, nil)
         if FileIdentity(path: path + ".lock") == nil {
-            writerLock?.release()
-            writerLock = try? StoreLock(storePath: path)
+            state.writerLock?.release()
+            state.writerLock = try? StoreLock(storePath: path)
         }
         var reopenError: String?
-        do { try openLocked() } catch { reopenError = "\(error)" }
+        do { try openLocked(&state) } catch { reopenError = "\(error)" }
         return StoreVanishing(path: path, storeFileGone: storeGone, lost: lost, reopenError: reopenError)
     }
 }

@@ -1,70 +1,50 @@
 import Foundation
+import Tracking
 
 /// The Dispatcher's persistent queue: one SQLite file (WAL, `synchronous = NORMAL`, mode 0600)
-/// holding pending, in-flight, rejected and held events, plus a small key/value `meta` table
-/// and a bounded history of delivered events for the monitor.
+/// of pending, in-flight, rejected and held events, a `meta` table, and a bounded history of
+/// delivered events for the monitor.
 ///
-/// - Rejected events stay until ``deleteRejected()``, or return to pending through
-///   ``requeueRejected()``.
-/// - Events leave only through ``acknowledge(_:)`` (delivered), ``deleteRejected()``,
-///   ``deleteHeld(category:)`` or ``purge()``, or, when the ``StoreLimits`` are exceeded, by
-///   eviction of the oldest *pending* events, which is counted in ``StoreCounts/evicted`` and
-///   reported by ``insert(_:settingMetadata:now:)``.
-/// - An acknowledged event is copied, in the same transaction, into the delivered history, which
-///   keeps the most recent ``StoreLimits/deliveredHistory`` of them (see ``query(_:)``).
-/// - An event flagged `awaiting_consent` is stored as ``EventStatus/held``: never claimed, never
-///   evicted, until ``releaseHeld(category:)`` or ``deleteHeld(category:)``.
-/// - ``init(path:limits:readOnly:)`` with `readOnly` inspects a store another process is using
-///   without writing anything.
-/// - Opening is fast whatever the backlog: counts are kept in the file, in-flight rows from a
-///   crashed run are found through the `seq` range recorded when they were claimed.
-/// - Duplicate ids are ignored when they arrive within the last 32,768–65,536 ids inserted by
-///   this process (the ingest writer never replays what it committed); an older duplicate is
-///   stored again and delivered with the same id, which the pipeline drops.
-/// - There is no secondary index (see `EventStoreSchema`): operations by id on rows not in
-///   flight, `deleteRejected()` and status-filtered queries scan the table once.
-/// - Every store carries its signature, SQLite's `PRAGMA application_id` = `0x54524B51`
-///   ("TRKQ"), written when the store is created and stamped on an older store of this project
-///   when it is opened for writing. Opening decides from the file at `path`:
-///   - missing, or empty (0 bytes): a new store is created there;
-///   - a SQLite database with the signature, or an older store of this project without it
-///     (application id 0 with an `events` table, or, when its schema cannot be read, the
-///     schema's `user_version`), or a SQLite database with no table at all (a store whose
-///     write-ahead log was lost before its first checkpoint): opened; when damaged, renamed aside
-///     (`<path>.corrupt-<timestamp>`) and a fresh store is opened; ``recoveredFrom`` says so;
-///   - anything else (a text file, random bytes, another application's database): refused with
-///     ``StoreError/notAStore(path:reason:)``, and the file is left untouched (not renamed, not
-///     written, no lock file made beside it).
+/// - Events leave only by ``acknowledge(_:)``, ``deleteRejected()``, ``deleteHeld(category:)``,
+///   ``purge()``, or eviction of the oldest *pending* ones past ``StoreLimits`` (counted).
+/// - A held event (`awaiting_consent`) is never claimed or evicted until released or deleted.
+/// - Duplicate ids are ignored only within the last 32,768–65,536 inserted by this process.
+/// - A file that is not a store of this project is refused and left untouched
+///   (``StoreError/notAStore(path:reason:)``); a damaged store is set aside (``recoveredFrom``).
 ///
-/// Thread-safe: every call takes the store's lock for its duration.
-final class EventStore: DeliveryQueue, @unchecked Sendable {
-    // Safe: every stored property below is only touched while holding `lock`.
-    let lock = NSLock()
-    var database: SQLiteDatabase?
-    var counters = StoreCounts()
-    var recovered: String?
-    var closedByUser = false
-    /// The writer's claim on the store; `nil` when opened for reading.
-    var writerLock: StoreLock?
-    /// No pending row has a `seq` below this.
-    var pendingFloor: Int64 = 0
-    /// The rows in flight claimed through this store: id → seq and size.
-    var inFlight: [UUID: (sequence: Int64, size: Int)] = [:]
-    /// Keys of ids inserted recently (two generations), to ignore duplicates without an index.
-    var recentIDs = KeySet(minimumCapacity: EventStore.duplicateWindow)
-    var olderIDs: KeySet = []
-    /// The shared contexts known to be in `contexts` (committed by this store, or read back),
-    /// by hash: each is written once and read from `contexts` at most once.
-    var contextCache: [UInt64: [UInt8]] = [:]
-    /// Whether `events` has a unique index on `id` (a version 1 file): an insert may then ignore
-    /// a row, so rows go in one statement each, each checked.
-    var idsAreUnique = false
-    /// The last reading of the events only in the journal (see ``query(_:)``).
-    var journalRows: [StoredEvent]?
-    /// Data protection that could not be applied to the store's files since last taken.
-    var protectionProblems: [String] = []
-    /// The store file and its write-ahead log as opened (see ``recreateIfVanished()``).
-    var openedFiles: (store: FileIdentity?, log: FileIdentity?) = (nil, nil)
+/// Thread-safe: every call takes the store's lock (``state``) once for its duration.
+final class EventStore: DeliveryQueue, Sendable {
+    /// Everything an operation reads or changes, reached only through the store's lock.
+    struct State: Sendable {
+        var database: SQLiteDatabase?
+        var counters = StoreCounts()
+        var recovered: String?
+        var closedByUser = false
+        /// The writer's claim on the store; `nil` when opened for reading.
+        var writerLock: StoreLock?
+        /// No pending row has a `seq` below this.
+        var pendingFloor: Int64 = 0
+        /// The rows in flight claimed through this store: id → seq and size.
+        var inFlight: [UUID: (sequence: Int64, size: Int)] = [:]
+        /// Keys of ids inserted recently (two generations), to ignore duplicates without an index.
+        var recentIDs = KeySet(minimumCapacity: EventStore.duplicateWindow)
+        var olderIDs: KeySet = []
+        /// The shared contexts known to be in `contexts` (committed by this store, or read back),
+        /// by hash: each is written once and read from `contexts` at most once.
+        var contextCache: [UInt64: [UInt8]] = [:]
+        /// Whether `events` has a unique index on `id` (a version 1 file): an insert may then ignore
+        /// a row, so rows go in one statement each, each checked.
+        var idsAreUnique = false
+        /// The last reading of the events only in the journal (see ``query(_:)``).
+        var journalRows: [StoredEvent]?
+        /// Data protection that could not be applied to the store's files since last taken.
+        var protectionProblems: [String] = []
+        /// The store file and its write-ahead log as opened (see ``recreateIfVanished()``).
+        var openedFiles: (store: FileIdentity?, log: FileIdentity?) = (nil, nil)
+    }
+
+    /// The store's lock and the state it guards.
+    let state = LockedValue(State())
 
     /// How many recent ids each generation of the duplicate window holds.
     static let duplicateWindow = 32_768
@@ -101,10 +81,10 @@ final class EventStore: DeliveryQueue, @unchecked Sendable {
         self.path = path
         self.limits = limits
         self.isReadOnly = readOnly
-        try lock.withLock {
-            if readOnly { return try openForReadingLocked() }
+        try state.withLock { state in
+            if readOnly { return try openForReadingLocked(&state) }
             let folder = StorePath.folder(of: path)
-            if !folder.isEmpty { protectionProblems += try FileProtection.createDirectory(atPath: folder) }
+            if !folder.isEmpty { state.protectionProblems += try FileProtection.createDirectory(atPath: folder) }
             var isFolder: ObjCBool = false
             if path.isEmpty || (FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue) {
                 throw StoreError.cannotOpen(path: path, reason: "the store path must name a file, not a folder", errno: EISDIR)
@@ -117,30 +97,33 @@ final class EventStore: DeliveryQueue, @unchecked Sendable {
             case .unreadable(let code): throw StoreError.cannotOpen(path: path, reason: "cannot read the store file: \(FileProtection.describe(code))", errno: code)
             case .new, .own: break
             }
-            writerLock = try StoreLock(storePath: path)
-            if let problem = writerLock?.protectionProblem { protectionProblems.append(problem) }
-            do { try openLocked() } catch {
-                writerLock?.release()
-                writerLock = nil
+            let writerLock = try StoreLock(storePath: path)
+            state.writerLock = writerLock
+            if let problem = writerLock.protectionProblem { state.protectionProblems.append(problem) }
+            do { try openLocked(&state) } catch {
+                writerLock.release()
+                state.writerLock = nil
                 throw error
             }
         }
     }
 
     deinit {
-        database?.close()
-        writerLock?.release()
+        state.withLock { state in
+            state.database?.close()
+            state.writerLock?.release()
+        }
     }
 
     /// The path a damaged store file was renamed to when this store was opened (or later, when
     /// damage was found during an operation); `nil` when no recovery happened.
-    var recoveredFrom: String? { lock.withLock { recovered } }
+    var recoveredFrom: String? { state.withLock { $0.recovered } }
 
     /// The data protection problems met since the last call (the caller reports them), emptied.
     func takeProtectionProblems() -> [String] {
-        lock.withLock {
-            defer { protectionProblems.removeAll() }
-            return protectionProblems
+        state.withLock { state in
+            defer { state.protectionProblems.removeAll() }
+            return state.protectionProblems
         }
     }
 }

@@ -2,25 +2,13 @@ import Foundation
 
 /// The SQL of an ``EventStore`` file, in one place.
 ///
-/// One row per event in `events`, and no secondary index over every row: every index costs a
-/// second B-tree write per insert, which halves ingest speed. The one index, `events_held`, is
-/// partial: it covers only the rows held for consent (by category), so an ordinary insert never
-/// writes it, and a consent decision reaches its rows without scanning the store. Otherwise:
-/// - `seq` (the rowid) is time-ordered, the order of delivery; claiming scans pending rows from
-///   a floor kept in memory, so it reads one page, not the store;
-/// - the rows in flight are found through an in-memory `id → seq` map (and, after a crash,
-///   through the `seq` range recorded in `meta` when they were claimed);
-/// - duplicate ids are caught by a bounded in-memory window of recent ids (the ingest writer's
-///   journal position, committed with each group, keeps replays from producing duplicates);
-/// - counts live in a one-row `counters` table written in the same transactions, so opening a
-///   store never scans it;
-/// - delivered events are copied, in the transaction that deletes them, into `delivered`, a
-///   bounded history numbered by `dseq` (delivery order) and trimmed from its oldest end.
-///
-/// Version 3 added the `held` status and counter and the `delivered` table. Version 4 keeps shared
-/// contexts once, in `contexts` keyed by a content hash: an event's `context` column holds its
-/// own context and `context_ref` the hash of the shared one it is merged over (0: none, as in
-/// every row written before version 4). Older files are upgraded in place when opened for writing.
+/// No secondary index over every row (each would add a B-tree write per insert): the one index,
+/// `events_held`, is partial, over the rows held for consent. `seq` (the rowid) is time-ordered,
+/// the order of delivery. Counts live in a one-row `counters` table written in the same
+/// transactions, so opening never scans. Delivered events are copied, in the transaction that
+/// deletes them, into `delivered`, a bounded history numbered by `dseq`. Since version 4 a shared
+/// context is kept once in `contexts`, keyed by a content hash that `context_ref` names (0: none).
+/// Older files are upgraded in place when opened for writing.
 enum EventStoreSchema {
     /// The page size of a new store file, in bytes.
     static let pageSize = 16_384

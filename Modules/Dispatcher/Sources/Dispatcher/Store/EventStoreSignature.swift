@@ -5,22 +5,13 @@ import Glibc
 import Darwin
 #endif
 
-/// Tells an event store file from any other file before the store touches it.
-///
-/// Every store this project creates carries `PRAGMA application_id` =
-/// ``EventStoreSignature/applicationID`` (bytes 68–71 of the SQLite header). An existing file is:
-/// - ``Kind/new`` when missing, empty (0 bytes), or a SQLite database with nothing in it (no
-///   schema, application id 0, and no frame in its write-ahead log: what a process killed during
-///   a store's first open left before stores were created under a temporary name): a store is
-///   built beside it and renamed over it;
-/// - ``Kind/own`` when it is a SQLite database with this application id, or one written by an
-///   older version of this project (application id 0 and an `events` table; or, when its schema
-///   cannot be read, the schema's `user_version` 1…current), or an empty SQLite database (no
-///   table at all: what a store whose write-ahead log was lost before its first checkpoint
-///   leaves, nothing to lose): the store opens it (and stamps the id on a writable open); damage
-///   found later sets it aside;
-/// - ``Kind/foreign`` otherwise (a text file, random bytes, another application's database): the
-///   store refuses it and leaves it untouched.
+/// Tells an event store file from any other file before the store touches it, by SQLite's
+/// `PRAGMA application_id` (``applicationID``, set on every store this project creates):
+/// - ``Kind/new``: missing, empty, or a SQLite database with no schema, no id and no logged frame
+///   (a store is built beside it and renamed over it);
+/// - ``Kind/own``: this id, or an older store of this project (id 0 with an `events` table, or a
+///   known `user_version`), or a database with no table at all; opened, and stamped when writable;
+/// - ``Kind/foreign``: anything else, refused and left untouched.
 enum EventStoreSignature {
     /// This project's SQLite `application_id`: "TRKQ", the tracking queue.
     static let applicationID: Int32 = 0x5452_4B51

@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -13,10 +14,9 @@ import Darwin
 /// ``StoreError/inUse(path:pid:)``. The kernel releases the lock when the owner closes the store
 /// or dies, even by `kill -9`, so a crashed run never blocks the next one. Readers (the monitor)
 /// need no lock.
-final class StoreLock: @unchecked Sendable {
-    // Safe: `descriptor` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var descriptor: Int32
+final class StoreLock: Sendable {
+    /// The lock file's descriptor; -1 once released.
+    private let descriptor: LockedValue<Int32>
 
     /// The lock file.
     let path: String
@@ -48,14 +48,14 @@ final class StoreLock: @unchecked Sendable {
         var text = Array("\(getpid())\n".utf8)
         _ = ftruncate(descriptor, 0)
         _ = pwrite(descriptor, &text, text.count, 0)
-        self.descriptor = descriptor
+        self.descriptor = LockedValue(descriptor)
     }
 
     deinit { release() }
 
     /// Gives the lock up (closing the file releases it). Idempotent.
     func release() {
-        lock.withLock {
+        descriptor.withLock { descriptor in
             guard descriptor >= 0 else { return }
             close(descriptor)
             descriptor = -1

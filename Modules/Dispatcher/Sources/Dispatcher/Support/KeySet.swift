@@ -4,7 +4,7 @@
 /// For the store's duplicate window (the random last 64 bits of event ids), where
 /// `Set<UInt64>`'s SipHash costs more than the lookup itself. Keeps the part of `Set`'s
 /// interface the store uses; any key, 0 included, can be stored.
-struct KeySet: ExpressibleByArrayLiteral {
+struct KeySet: ExpressibleByArrayLiteral, Sendable {
     /// The slots; 0 marks an empty one (the key 0 is kept in `holdsZero` instead).
     private var slots: [UInt64]
     private var holdsZero = false

@@ -8,7 +8,8 @@ import Foundation
 /// timer's queue and must return quickly (hand blocking work to a queue of its own, see
 /// `init(after:repeating:queue:handler:)`). Dropping the last reference cancels the timer.
 final class LibraryTimer: @unchecked Sendable {
-    // Safe: `source` is a thread-safe libdispatch object, fixed after init.
+    // Unchecked: `source` is a libdispatch timer (thread-safe, fixed after init) that the Linux
+    // Dispatch overlay does not mark Sendable.
     private let source: any DispatchSourceTimer
 
     /// The queue handlers run on unless one is given.

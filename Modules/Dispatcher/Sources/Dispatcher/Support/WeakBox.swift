@@ -1,12 +1,16 @@
 import Foundation
+import Tracking
 
 /// A weak reference that can be filled in after the closures capturing it are made.
-final class WeakBox<Value: AnyObject>: @unchecked Sendable {
-    // Safe: `stored` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private weak var stored: Value?
+final class WeakBox<Value: AnyObject & Sendable>: Sendable {
+    private struct Reference: Sendable {
+        weak var value: Value?
+    }
+
+    private let reference = LockedValue(Reference())
+
     var value: Value? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
+        get { reference.withLock { $0.value } }
+        set { reference.withLock { $0.value = newValue } }
     }
 }

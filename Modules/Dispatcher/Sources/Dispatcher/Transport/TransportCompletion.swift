@@ -1,17 +1,20 @@
 import Foundation
+import Tracking
 
 /// The one result of one request, handed to the caller who waits for it, whoever comes first:
 /// the transfer finishing, the library's own deadline, or the caller's task being cancelled.
 ///
 /// The deadline is a ``LibraryTimer``: it fires whether or not the transfer (or the system's
 /// networking stack) honours its own timeout, and it costs no thread while it waits.
-final class TransportCompletion: @unchecked Sendable {
-    // Safe: `continuation`, `outcome` and `timer` are only touched while holding `lock`.
-    private let lock = NSLock()
+final class TransportCompletion: Sendable {
     private typealias Waiter = CheckedContinuation<Result<HTTPResponse, TransportError>, Never>
-    private var continuation: Waiter?
-    private var outcome: Result<HTTPResponse, TransportError>?
-    private var timer: LibraryTimer?
+    private struct State {
+        var continuation: Waiter?
+        var outcome: Result<HTTPResponse, TransportError>?
+        var timer: LibraryTimer?
+    }
+
+    private let state = LockedValue(State())
 
     /// Waits for ``finish(_:)``. After `seconds` the result is ``TransportError/timedOut(seconds:)``
     /// and `expired` runs; when the calling task is cancelled it is ``TransportError/cancelled``
@@ -21,16 +24,16 @@ final class TransportCompletion: @unchecked Sendable {
         let timer = LibraryTimer(after: seconds) { [self] in
             if finish(.failure(.timedOut(seconds: seconds))) { expired() }
         }
-        let done = lock.withLock {
-            if outcome == nil { self.timer = timer }
-            return outcome != nil
+        let done = state.withLock {
+            if $0.outcome == nil { $0.timer = timer }
+            return $0.outcome != nil
         }
         if done { timer.cancel() }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let early: Result<HTTPResponse, TransportError>? = lock.withLock {
-                    if let outcome { return outcome }
-                    self.continuation = continuation
+                let early: Result<HTTPResponse, TransportError>? = state.withLock {
+                    if let outcome = $0.outcome { return outcome }
+                    $0.continuation = continuation
                     return nil
                 }
                 if let early { continuation.resume(returning: early) }
@@ -44,14 +47,14 @@ final class TransportCompletion: @unchecked Sendable {
     /// - Returns: whether this call decided the result.
     @discardableResult
     func finish(_ result: Result<HTTPResponse, TransportError>) -> Bool {
-        let (waiting, timer, decided): (Waiter?, LibraryTimer?, Bool) = lock.withLock {
-            guard outcome == nil else { return (nil, nil, false) }
-            outcome = result
+        let (waiting, timer, decided): (Waiter?, LibraryTimer?, Bool) = state.withLock { state in
+            guard state.outcome == nil else { return (nil, nil, false) }
+            state.outcome = result
             defer {
-                continuation = nil
-                self.timer = nil
+                state.continuation = nil
+                state.timer = nil
             }
-            return (continuation, self.timer, true)
+            return (state.continuation, state.timer, true)
         }
         timer?.cancel()
         waiting?.resume(returning: result)

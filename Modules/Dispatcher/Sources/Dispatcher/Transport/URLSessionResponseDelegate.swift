@@ -2,18 +2,18 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Tracking
 
 /// The `URLSession` delegate of ``URLSessionTransport``: collects each task's body up to its
 /// bound (past it, cancels the task and answers with what it kept), hands each task's result to
 /// its ``TransportCompletion``, and refuses every HTTP redirect, so the 3xx itself comes back
 /// and a request and its `Authorization` header never reach a host other than the endpoint.
-final class URLSessionResponseDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    // Safe: `tasks` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var tasks: [Int: Entry] = [:]
+final class URLSessionResponseDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    /// The tasks in flight, by task identifier.
+    private let tasks = LockedValue<[Int: Entry]>([:])
 
     /// One task in flight.
-    private struct Entry {
+    private struct Entry: Sendable {
         var completion: TransportCompletion
         var maxBodyBytes: Int
         var timeout: TimeInterval
@@ -22,17 +22,17 @@ final class URLSessionResponseDelegate: NSObject, URLSessionDataDelegate, @unche
 
     /// Follows `task` until it completes or ``forget(_:)``.
     func track(_ task: URLSessionTask, maxBodyBytes: Int, timeout: TimeInterval, completion: TransportCompletion) {
-        lock.withLock { tasks[task.taskIdentifier] = Entry(completion: completion, maxBodyBytes: maxBodyBytes, timeout: timeout) }
+        tasks.withLock { $0[task.taskIdentifier] = Entry(completion: completion, maxBodyBytes: maxBodyBytes, timeout: timeout) }
     }
 
     /// Stops following `task`.
     func forget(_ task: URLSessionTask) {
-        _ = lock.withLock { tasks.removeValue(forKey: task.taskIdentifier) }
+        _ = tasks.withLock { $0.removeValue(forKey: task.taskIdentifier) }
     }
 
     /// Keeps the bytes that fit; past the bound, answers with them and cancels the task.
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let overflow: (TransportCompletion, Data)? = lock.withLock {
+        let overflow: (TransportCompletion, Data)? = tasks.withLock { tasks in
             guard var entry = tasks[dataTask.taskIdentifier] else { return nil }
             let room = entry.maxBodyBytes - entry.body.count
             if data.count <= room {
@@ -51,7 +51,7 @@ final class URLSessionResponseDelegate: NSObject, URLSessionDataDelegate, @unche
 
     /// Answers with the whole response, or the error.
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let entry = lock.withLock({ tasks.removeValue(forKey: task.taskIdentifier) }) else { return }
+        guard let entry = tasks.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         if let error {
             entry.completion.finish(.failure(Self.transportError(error, timeout: entry.timeout)))
         } else {

@@ -14,9 +14,7 @@ import FoundationNetworking
 ///
 /// On Linux, FoundationNetworking's `URLSession` busy-loops while it waits for a slow
 /// collector; there `CurlTransport` is the default.
-public final class URLSessionTransport: HTTPTransport, @unchecked Sendable {
-    // Safe: every stored property is immutable after init; URLSession is thread-safe, and the
-    // delegate locks its own state.
+public final class URLSessionTransport: HTTPTransport, Sendable {
     private let session: URLSession
     private let delegate: URLSessionResponseDelegate
     /// The timeout applied to each request, in seconds.

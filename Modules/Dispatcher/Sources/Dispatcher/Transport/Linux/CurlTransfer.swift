@@ -1,24 +1,27 @@
 #if os(Linux)
 import CCurl
 import Foundation
+import Tracking
 
 /// One request's state while libcurl runs it: the response as it arrives, bounded, and the
-/// flag that stops it. libcurl's callbacks reach it through their context pointer.
-final class CurlTransfer: @unchecked Sendable {
-    // Safe: `status`, `headers`, `body`, `headerBytes`, `bodyTruncated` and `headersTooLarge` are
-    // only touched by the thread running the transfer (libcurl calls back on it); `stopped` is
-    // only touched while holding `lock`.
-    private let lock = NSLock()
-    private var stopped = false
+/// flag that stops it. libcurl's callbacks reach it through their context pointer, on the
+/// thread running the transfer; ``stop()`` comes from any thread.
+final class CurlTransfer: Sendable {
+    /// The response as it arrives.
+    struct Response {
+        var headers: [String: String] = [:]
+        var body = Data()
+        var bodyTruncated = false
+        var headersTooLarge = false
+        var headerBytes = 0
+    }
+
+    private let stopped = LockedValue(false)
+    private let received = LockedValue(Response())
     /// The most body bytes kept.
     let maxBodyBytes: Int
     /// The most header bytes read before the response counts as invalid.
     let maxHeaderBytes: Int
-    private(set) var headers: [String: String] = [:]
-    private(set) var body = Data()
-    private(set) var bodyTruncated = false
-    private(set) var headersTooLarge = false
-    private var headerBytes = 0
 
     init(maxBodyBytes: Int, maxHeaderBytes: Int) {
         self.maxBodyBytes = maxBodyBytes
@@ -27,44 +30,56 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Asks the transfer to stop: libcurl's next progress call (within about a second, even
     /// while nothing moves) aborts it.
-    func stop() { lock.withLock { stopped = true } }
+    func stop() { stopped.withLock { $0 = true } }
 
     /// Whether ``stop()`` was called.
-    var isStopped: Bool { lock.withLock { stopped } }
+    var isStopped: Bool { stopped.withLock { $0 } }
+
+    /// What was received so far.
+    var response: Response { received.withLock { $0 } }
 
     /// Keeps body bytes up to the bound; past it, keeps what fits and refuses the rest, which
     /// aborts the transfer.
     func receiveBody(_ bytes: UnsafeMutablePointer<CChar>?, count: Int) -> Int {
-        let room = maxBodyBytes - body.count
         guard let bytes, count > 0 else { return count }
-        if count <= room {
-            body.append(UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: count)
-            return count
+        let start = UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self)
+        let maxBodyBytes = maxBodyBytes
+        return received.withLock { response in
+            let room = maxBodyBytes - response.body.count
+            if count <= room {
+                response.body.append(start, count: count)
+                return count
+            }
+            if room > 0 { response.body.append(start, count: room) }
+            response.bodyTruncated = true
+            return 0
         }
-        if room > 0 { body.append(UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: room) }
-        bodyTruncated = true
-        return 0
     }
 
     /// Reads one header line; a status line (`HTTP/…`) starts a new response's headers (after
     /// `100 Continue`). Past the header bound the transfer is aborted.
     func receiveHeader(_ bytes: UnsafeMutablePointer<CChar>?, count: Int) -> Int {
-        headerBytes += count
-        guard headerBytes <= maxHeaderBytes else {
-            headersTooLarge = true
-            return 0
+        let maxHeaderBytes = maxHeaderBytes
+        let line: String? = bytes.flatMap { bytes in
+            count > 0 ? String(decoding: UnsafeRawBufferPointer(start: bytes, count: count), as: UTF8.self) : nil
         }
-        guard let bytes, count > 0 else { return count }
-        let line = String(decoding: UnsafeRawBufferPointer(start: bytes, count: count), as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
-            headers = [:]
+        return received.withLock { response in
+            response.headerBytes += count
+            guard response.headerBytes <= maxHeaderBytes else {
+                response.headersTooLarge = true
+                return 0
+            }
+            guard let line else { return count }
+            if line.hasPrefix("HTTP/") {
+                response.headers = [:]
+                return count
+            }
+            guard let colon = line.firstIndex(of: ":") else { return count }
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces)
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+            if !name.isEmpty { response.headers[name] = value }
             return count
         }
-        guard let colon = line.firstIndex(of: ":") else { return count }
-        let name = line[..<colon].trimmingCharacters(in: .whitespaces)
-        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
-        if !name.isEmpty { headers[name] = value }
-        return count
     }
 
     /// The C callbacks, which find the transfer through their context pointer.

@@ -3,23 +3,16 @@ import CCurl
 import Foundation
 
 /// The ``HTTPTransport`` on Linux, the default there (see ``DefaultHTTPTransport``): the
-/// system libcurl's easy interface, run on a serial queue of the library's own.
+/// system libcurl's easy interface, run on a serial queue of the library's own, which waits in
+/// `poll` (FoundationNetworking's `URLSession` busy-loops on a slow collector).
 ///
-/// FoundationNetworking's `URLSession` on Linux busy-loops while it waits on a slow collector
-/// (a core for as long as the wait lasts) and can overrun its own timeouts, so on Linux requests
-/// go through libcurl directly, which waits in `poll`:
-/// - an overall deadline per request: libcurl's own timeout, and the library's timer, which
-///   answers ``TransportError/timedOut(seconds:)`` on time whatever libcurl does and stops it;
-/// - a low-speed limit: under one byte a second for half the timeout, the request fails;
-/// - at most ``maxResponseBytes`` of a body kept, the rest refused and the connection dropped
-///   (``HTTPResponse/bodyTruncated``), and response headers bounded to 16 KiB;
-/// - no redirect followed (a 3xx comes back as it is), http and https only, no signals;
-///   TLS is the system's, through libcurl.
-///
-/// One request runs at a time (deliveries send one at a time); the connection is kept for the
-/// next request. Cancelling the calling task stops the request within about a second.
-public final class CurlTransport: HTTPTransport, @unchecked Sendable {
-    // Safe: `handle` is only used on `queue`, one request at a time; the rest is immutable.
+/// Each request has an overall deadline (libcurl's, and the library's own timer, which answers
+/// ``TransportError/timedOut(seconds:)`` whatever libcurl does), a low-speed limit (under one byte
+/// a second for half the timeout fails), at most ``maxResponseBytes`` of body
+/// (``HTTPResponse/bodyTruncated``) and 16 KiB of headers; no redirect is followed, http and https
+/// only. One request runs at a time, on a kept connection; cancelling the calling task stops it
+/// within about a second.
+public final class CurlTransport: HTTPTransport, Sendable {
     /// Seconds a request may take, connection included.
     public let requestTimeout: TimeInterval
     /// The most bytes of a response body kept.
@@ -55,9 +48,10 @@ public final class CurlTransport: HTTPTransport, @unchecked Sendable {
 }
 
 /// One libcurl easy handle, reused request after request (it keeps the connection), and
-/// cleaned up when the last reference goes.
+/// cleaned up when the last reference goes. Confined to its ``CurlTransport``'s serial
+/// ``BlockingQueue``: ``perform(_:transfer:timeout:)`` runs only there, one request at a time.
 final class CurlHandle: @unchecked Sendable {
-    // Safe: `pointer` is only used by the owner's serial queue.
+    // Unchecked: `pointer` is a libcurl C handle, not Sendable; only the owner's serial queue uses it.
     private let pointer: UnsafeMutableRawPointer
 
     /// libcurl's process-wide set-up, done once before the first handle.
@@ -95,12 +89,13 @@ final class CurlHandle: @unchecked Sendable {
             }
         }
         let status = Int(ccurl_response_code(pointer))
+        let response = transfer.response
         switch code {
         case CURLE_OK:
-            return .success(HTTPResponse(statusCode: status, headers: transfer.headers, body: transfer.body))
-        case CURLE_WRITE_ERROR where transfer.bodyTruncated && status > 0:
-            return .success(HTTPResponse(statusCode: status, headers: transfer.headers, body: transfer.body, bodyTruncated: true))
-        case _ where transfer.headersTooLarge:
+            return .success(HTTPResponse(statusCode: status, headers: response.headers, body: response.body))
+        case CURLE_WRITE_ERROR where response.bodyTruncated && status > 0:
+            return .success(HTTPResponse(statusCode: status, headers: response.headers, body: response.body, bodyTruncated: true))
+        case _ where response.headersTooLarge:
             return .failure(.invalidResponse("response headers over \(transfer.maxHeaderBytes) bytes"))
         case CURLE_OPERATION_TIMEDOUT:
             return .failure(.timedOut(seconds: timeout))
