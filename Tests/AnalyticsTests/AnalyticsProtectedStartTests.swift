@@ -52,7 +52,7 @@ struct AnalyticsProtectedStartTests {
 
         let analytics = try ProtectedData.$availableOverride.withValue(false) { try Analytics(configuration: configuration) }
         #expect(analytics.dispatcher.isWaitingForProtectedData)
-        #expect(analytics.isHoldingForStorage)
+        #expect(analytics.isWaitingForStorage)
         let shop = analytics.reporter(for: Shop.self)
         for index in 0..<20 {
             // Held before any stage: no plugin has seen it, so no receipt yet.
@@ -61,7 +61,7 @@ struct AnalyticsProtectedStartTests {
 
         try Self.unlock(directory)
         #expect(await analytics.dispatcher.retryOpeningStorage() == .available)
-        #expect(await eventually(timeout: 10) { !analytics.isHoldingForStorage })
+        #expect(await eventually(timeout: 10) { !analytics.isWaitingForStorage })
         #expect(analytics.installationID == installationID)
         #expect(analytics.userID == "u-42")
         #expect((await analytics.drain(timeout: 10).report).stopReason != .queueError)
@@ -91,7 +91,7 @@ struct AnalyticsProtectedStartTests {
 
         try Self.unlock(directory)
         #expect(await analytics.dispatcher.retryOpeningStorage() == .available)
-        #expect(await eventually(timeout: 10) { !analytics.isHoldingForStorage })
+        #expect(await eventually(timeout: 10) { !analytics.isWaitingForStorage })
         #expect(analytics.installationID == installationID)
         #expect(analytics.userID == nil, "the log-out made before the store opened was lost")
         let messages = analytics.diagnostics.snapshot().recentIssues.map(\.message)

@@ -4,7 +4,7 @@ import Foundation
 import Tracking
 
 extension Analytics {
-    /// The stages every reporter runs: the stack's, or the gate holding events while the store
+    /// The stages every reporter runs: the stack's, or the gate keeping events waiting while the store
     /// cannot be read yet (it forwards to the real stack's stages once it opens).
     var processors: [any EventProcessor] { gate.isOpen ? gate.stack.processors : [gate] }
 
@@ -34,7 +34,7 @@ extension Analytics {
 
     /// Finishes a start made before the store could be read, once it opened: what the app
     /// changed meanwhile is written to the store, the real stack is built over it (reading the
-    /// stored identity, session and privacy state), and the held events go through it.
+    /// stored identity, session and privacy state), and the waiting events go through it.
     func completeStart(recipe: StackRecipe, provisional: ProvisionalIdentityStore, location: StoreLocation) {
         let store = Self.identityStore(of: dispatcher)
         let diagnostics = recipe.diagnostics
@@ -49,10 +49,10 @@ extension Analytics {
             for plugin in plugins { _ = plugin.send(event) }
         }
         let refused = gate.refusedCount
-        diagnostics.record(.storage, code: "protected_data", message: "the store opened: \(handed) events held since the start went through the stages"
-            + (refused > 0 ? "; \(refused) were refused, the holding queue being full" : ""))
+        diagnostics.record(.storage, code: "protected_data", message: "the store opened: \(handed) events kept waiting since the start went through the stages"
+            + (refused > 0 ? "; \(refused) were refused, the waiting queue being full" : ""))
     }
 
-    /// Whether events are held because the store could not be read yet.
-    var isHoldingForStorage: Bool { !gate.isOpen }
+    /// Whether events wait because the store could not be read yet.
+    var isWaitingForStorage: Bool { !gate.isOpen }
 }
