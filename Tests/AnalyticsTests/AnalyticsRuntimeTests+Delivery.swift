@@ -7,10 +7,10 @@ import TestSupport
 import Tracking
 import TrackingTestKit
 
-/// Flush, drain, pause, resume and close through the runtime.
+/// requestDelivery, drain, pause, resume and close through the runtime.
 extension AnalyticsRuntimeTests {
-    @Test("flush delivers every pending event to the loopback server and reports it")
-    func flushDelivers() async throws {
+    @Test("drain delivers every pending event to the loopback server and reports it")
+    func drainDelivers() async throws {
         let directory = try TemporaryDirectory(prefix: "analytics-runtime-flush")
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
@@ -21,6 +21,25 @@ extension AnalyticsRuntimeTests {
         #expect(report.delivered == 4 && report.requests == 1 && report.stopReason == .drained)
         #expect(segmentMessageIDs(server) == ids.map(text))
         #expect(analytics.counters.delivered == 4 && analytics.counters.store.total == 0)
+        await analytics.close()
+    }
+
+    @Test("requestDelivery asks without waiting: nothing goes out until it is called, then everything does")
+    func requestDeliveryDoesNotWait() async throws {
+        let directory = try TemporaryDirectory(prefix: "analytics-runtime-request")
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        let analytics = try Analytics(configuration: fastConfiguration(directory, destination: segment(server)))
+        let shop = analytics.reporter(for: Shop.self)
+        let ids = (0..<4).compactMap { shop.send(name: .view, action: .open, userData: ["i": .int($0)]).first?.eventID }
+        // No strategy, no flush interval, less than a batch: nothing is delivered by itself.
+        #expect(await eventually(timeout: 2) { analytics.counters.store.pending == 4 })
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(segmentMessageIDs(server).isEmpty)
+
+        analytics.requestDelivery()
+        #expect(await eventually { analytics.counters.delivered == 4 })
+        #expect(segmentMessageIDs(server) == ids.map(text))
         await analytics.close()
     }
 

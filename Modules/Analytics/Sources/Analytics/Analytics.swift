@@ -202,6 +202,12 @@ public final class Analytics: Sendable {
         return await dispatcher.drain(timeout: timeout)
     }
 
+    /// Asks for a delivery round now and returns at once, without waiting for it (what
+    /// Segment's and Amplitude's `flush()` do). The round runs on the runtime's own queues; its
+    /// outcome shows in ``counters`` and ``diagnostics``. To wait for it, call
+    /// ``drain(timeout:)``.
+    public func requestDelivery() { dispatcher.requestDelivery() }
+
     /// Stops delivering (events are still stored) until ``resume()``.
     public func pause() { dispatcher.pause() }
 
