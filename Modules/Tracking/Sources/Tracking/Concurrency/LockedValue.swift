@@ -49,6 +49,15 @@ public final class LockedValue<Value> {
         return try body(&value)
     }
 
+    /// Wakes every thread waiting in ``withLock(when:deadline:_:)`` or ``wait(until:deadline:)``,
+    /// for a change made with ``withLock(_:)`` whose body decided that waiters must look again
+    /// (so the common case pays no wake-up).
+    public func wakeWaiters() {
+        condition.lock()
+        condition.broadcast()
+        condition.unlock()
+    }
+
     /// Waits until `ready` holds for the value or `deadline` passes, then runs `body` with the
     /// value under the same lock (so what `ready` saw is what `body` gets).
     ///
