@@ -51,6 +51,24 @@ import Tracking
         #expect((outcome?.waited ?? 30) < 10, "woken by the change, not by the deadline")
     }
 
+    @Test func wakeWaitersWakesAWaiterAfterAChangeMadeWithWithLock() {
+        let flag = LockedValue(false)
+        let waited = LockedValue<TimeInterval?>(nil)
+        let started = Date()
+        let waiter = onThread {
+            let ready = flag.wait(until: { $0 }, deadline: Date(timeIntervalSinceNow: 30))
+            waited.withLock { $0 = ready ? Date().timeIntervalSince(started) : nil }
+        }
+        Thread.sleep(forTimeInterval: 0.05)
+        let wake = flag.withLock { value -> Bool in
+            value = true
+            return true
+        }
+        if wake { flag.wakeWaiters() }
+        #expect(waiter.wait(timeout: .now() + 30) == .success)
+        #expect((waited.withLock { $0 } ?? 30) < 10)
+    }
+
     @Test func aWaitGivesUpAtItsDeadline() {
         let value = LockedValue(0)
         let start = Date()
