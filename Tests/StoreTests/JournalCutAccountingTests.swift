@@ -23,7 +23,7 @@ import Tracking
         journal.noteStored(stored.marks)
         let borrowed = journal.readBorrowed(from: stored.next, maxRecords: 100)
         #expect(!journal.wasCut(borrowed.segments))
-        let segment = try #require(journal.condition.withLock { journal.segments.last })
+        let segment = try #require(journal.state.withLock { $0.segments.last })
         // Nothing touches the mapping between the cut and the check that gives the size back.
         let cut = 16_384
         #expect(truncate(segment.path, off_t(cut)) == 0)
@@ -41,7 +41,7 @@ import Tracking
         #expect(notices.count == 1 && notices[0].description.contains("was cut to \(cut) bytes"), "\(notices)")
         // Appends moved to a new segment, and go on.
         try journal.append(Self.event(300))
-        #expect(journal.condition.withLock { journal.segments.count } == 2)
+        #expect(journal.state.withLock { $0.segments.count } == 2)
         journal.close()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 
 // Checking that the files events go to are still there: the store file and its log, the journal's
 // segments. Never per event: at most every ``fileCheckInterval`` on the writer thread, and
@@ -13,18 +14,18 @@ extension IngestWriter {
     /// check or with `force`.
     func checkFiles(force: Bool = false) {
         let now = TimeInterval(CoarseClock.nanoseconds()) / 1_000_000_000
-        let due: Bool = condition.withLock {
-            guard force || now - lastFileCheck >= Self.fileCheckInterval else { return false }
-            lastFileCheck = now
+        let due: Bool = state.withLock { state in
+            guard force || now - state.lastFileCheck >= Self.fileCheckInterval else { return false }
+            state.lastFileCheck = now
             return true
         }
         guard due else { return }
         journal.checkActiveSegment()
         for notice in journal.takeNotices() { report(notice) }
         guard let vanished = store.recreateIfVanished() else { return }
-        condition.withLock {
-            stats.lostWithStore += vanished.lost
-            stats.lastError = vanished.description
+        state.withLock {
+            $0.stats.lostWithStore += vanished.lost
+            $0.stats.lastError = vanished.description
         }
         report(vanished)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 
 // Waiting for what was sent to reach the store, for a drain or a deletion for privacy.
 extension IngestWriter {
@@ -12,20 +13,19 @@ extension IngestWriter {
     func waitUntilPersisted(timeout: TimeInterval, whileProgressing: Bool = false) -> Bool {
         let target = journal.endPosition
         if hasNotCommitted(target) { journal.wakeConsumer() } // no linger: someone is waiting
-        var deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        var reached = committed
-        while committed < target {
-            if condition.wait(until: deadline) { continue }
-            guard whileProgressing, reached < committed else { return committed >= target }
-            reached = committed
-            deadline = Date(timeIntervalSinceNow: timeout)
+        var reached = state.withLock { $0.committed }
+        while true {
+            let deadline = Date(timeIntervalSinceNow: timeout)
+            let (done, now) = state.withLock(when: { $0.committed >= target }, deadline: deadline) { state, done in
+                (done, state.committed)
+            }
+            if done { break }
+            // Gave up: no commit reached the target in time, and with `whileProgressing` none at all.
+            guard whileProgressing, reached < now else { return false }
+            reached = now
         }
-        condition.unlock()
         // Before saying it is persisted: the store file it went to must still be there.
         checkFiles(force: true)
-        condition.lock()
         return true
     }
 
@@ -33,10 +33,10 @@ extension IngestWriter {
     /// (``EventJournal/scrub(before:)``): what the store deleted for privacy is not left readable
     /// in the journal's folder.
     func scrubJournal() {
-        journal.scrub(before: condition.withLock { committed })
+        journal.scrub(before: state.withLock { $0.committed })
     }
 
     func hasNotCommitted(_ target: JournalPosition) -> Bool {
-        condition.withLock { committed < target }
+        state.withLock { $0.committed < target }
     }
 }

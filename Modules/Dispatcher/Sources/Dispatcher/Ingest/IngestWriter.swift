@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 
 /// Makes events durable without making the caller wait for SQLite.
 ///
@@ -21,22 +22,9 @@ import Foundation
 ///   and counts nothing: the Dispatcher keeps such events in memory or refuses them, and counts
 ///   that. Nothing here crashes on I/O.
 /// - ``close(timeout:)`` persists everything written, then stops the thread.
-final class IngestWriter: @unchecked Sendable {
-    // Unchecked: waiters block on `condition` (a LockedValue cannot wait), which guards
-    // `committed`, `stats`, `stopping`, `finished`, `crashed`, `lastReport` and `lastFileCheck`;
-    // `readCursor` and `pendingBatch` belong to the writer thread (or `init`).
-    let condition = NSCondition()
-    /// How far the store has the journal's records (guarded by `condition`).
-    private(set) var committed: JournalPosition
-    var stats = IngestStatistics()
-    private var stopping = false
-    private var finished = false
-    private var crashed = false
-    private var lastReport: (text: String, time: Date)?
-    /// When the files were last checked (``checkFiles(force:)``), in ``CoarseClock`` seconds.
-    var lastFileCheck: TimeInterval = 0
-    private var readCursor: JournalPosition
-    private var pendingBatch: EventJournal.BorrowedBatch?
+final class IngestWriter: Sendable {
+    /// What the caller's side and the writer thread share (see ``State``).
+    let state: LockedValue<State>
 
     /// The store events are moved into.
     let store: EventStore
@@ -84,13 +72,17 @@ final class IngestWriter: @unchecked Sendable {
         let stored = (try? store.metadata(Self.positionKey)).flatMap { $0 }.flatMap(JournalPosition.init) ?? .start
         journal = try EventJournal(directory: journalDirectory ?? store.path + ".journal",
                                    configuration: configuration.journal, minimumSegment: stored.segment)
-        committed = stored
-        readCursor = stored
+        state = LockedValue(State(committed: stored))
+        var cursor = ReadCursor(position: stored)
         if journal.leftoverSegments > 0 {
-            while case .persisted(let count) = persistNextBatch(replaying: true) { stats.replayed += count }
+            while case .persisted(let count) = persistNextBatch(&cursor, replaying: true) {
+                state.withLock { $0.stats.replayed += count }
+            }
         }
+        // A group that failed is read again by the writer thread, from the same position.
+        let position = cursor.position
         // The writer's loop is the one long job of a queue of its own.
-        BlockingQueue(label: "Dispatcher.ingest").start { [self] in run() }
+        BlockingQueue(label: "Dispatcher.ingest").start { [self] in run(from: position) }
     }
 
     // MARK: The caller's side
@@ -105,7 +97,7 @@ final class IngestWriter: @unchecked Sendable {
 
     /// Counters since start.
     var statistics: IngestStatistics {
-        var snapshot = condition.withLock { stats }
+        var snapshot = state.withLock { $0.stats }
         snapshot.journalled = journal.appendedCount
         return snapshot
     }
@@ -118,18 +110,11 @@ final class IngestWriter: @unchecked Sendable {
     @discardableResult
     func close(timeout: TimeInterval = 10) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.withLock {
-            stopping = true
-            condition.broadcast()
-        }
+        state.withLockWakingWaiters { $0.stopping = true }
         journal.wakeConsumer()
-        condition.lock()
-        while !finished {
-            if !condition.wait(until: deadline) { break }
+        let (position, done) = state.withLock(when: \State.finished, deadline: deadline) { state, finished in
+            (state.committed, finished)
         }
-        let position = committed
-        let done = finished
-        condition.unlock()
         journal.close()
         let drained = done && !journal.hasRecords(after: position)
         if drained { journal.discard(before: position, includingLast: true) }
@@ -139,15 +124,12 @@ final class IngestWriter: @unchecked Sendable {
     /// Stops the writer thread at once, persisting nothing more and cleaning nothing up, as if
     /// the process had died (tests).
     func simulateCrash() {
-        condition.withLock {
-            crashed = true
-            stopping = true
-            condition.broadcast()
+        state.withLockWakingWaiters {
+            $0.crashed = true
+            $0.stopping = true
         }
         journal.wakeConsumer()
-        condition.withLock {
-            while !finished { condition.wait() }
-        }
+        state.wait(until: \State.finished)
     }
 
     // MARK: The writer thread
@@ -158,84 +140,77 @@ final class IngestWriter: @unchecked Sendable {
         case failed
     }
 
-    private func run() {
+    private func run(from position: JournalPosition) {
+        var cursor = ReadCursor(position: position)
         var retryDelay = configuration.retryInterval
         loop: while true {
-            if condition.withLock({ crashed }) { break }
+            if state.withLock({ $0.crashed }) { break }
             checkFiles()
-            journal.maintainPagesInBackground(consumed: readCursor)
-            switch persistNextBatch() {
+            journal.maintainPagesInBackground(consumed: cursor.position)
+            switch persistNextBatch(&cursor) {
             case .persisted:
                 retryDelay = configuration.retryInterval
             case .idle:
-                if condition.withLock({ stopping }) { break loop }
-                journal.maintainPagesInBackground(consumed: readCursor, force: true)
-                journal.waitForRecords(after: readCursor, timeout: 1)
+                if state.withLock({ $0.stopping }) { break loop }
+                journal.maintainPagesInBackground(consumed: cursor.position, force: true)
+                journal.waitForRecords(after: cursor.position, timeout: 1)
             case .failed:
-                let stop: Bool = condition.withLock {
-                    guard !stopping else { return true }
-                    _ = condition.wait(until: Date(timeIntervalSinceNow: retryDelay))
-                    return crashed
-                }
-                if stop { break loop }
+                // Retried after `retryDelay`, or once more at once when asked to stop.
+                if state.withLock({ $0.stopping }) { break loop }
+                let deadline = Date(timeIntervalSinceNow: retryDelay)
+                if state.withLock(when: \State.stopping, deadline: deadline, { state, _ in state.crashed }) { break loop }
                 retryDelay = min(configuration.maxRetryInterval, retryDelay * 2)
             }
         }
-        condition.withLock {
-            finished = true
-            condition.broadcast()
-        }
+        state.withLockWakingWaiters { $0.finished = true }
     }
 
     /// Reads the next group from the journal (or retries the one that failed) and commits it.
     /// - Parameter replaying: the group is what an earlier run left (see ``DeliveryRequest/replayed(_:)``).
-    private func persistNextBatch(replaying: Bool = false) -> Step {
+    private func persistNextBatch(_ cursor: inout ReadCursor, replaying: Bool = false) -> Step {
         // Borrowed from a segment cut since: its bytes past the cut are zeros now; read it again.
-        if let batch = pendingBatch, journal.wasCut(batch.segments) { pendingBatch = nil }
-        if pendingBatch == nil {
-            let batch = journal.readBorrowed(from: readCursor, maxRecords: configuration.batchSize)
+        if let batch = cursor.pending, journal.wasCut(batch.segments) { cursor.pending = nil }
+        if cursor.pending == nil {
+            let batch = journal.readBorrowed(from: cursor.position, maxRecords: configuration.batchSize)
             if batch.skippedDamage {
                 report(JournalError.io(path: journal.directory, operation: "read (damaged record skipped)", errno: EIO))
             }
             if batch.events.isEmpty {
                 journal.noteStored(batch.marks)
-                if batch.next != readCursor { advance(to: batch.next) }
+                if batch.next != cursor.position { advance(&cursor, to: batch.next) }
                 return .idle
             }
-            pendingBatch = batch
+            cursor.pending = batch
         }
-        guard let batch = pendingBatch else { return .idle }
+        guard let batch = cursor.pending else { return .idle }
         do {
             let outcome = try store.insert(batch.events, settingMetadata: [Self.positionKey: batch.next.description])
-            pendingBatch = nil
-            condition.withLock {
-                stats.persisted += outcome.inserted
-                stats.duplicates += outcome.duplicates.count
-                stats.evicted += outcome.evicted.count
+            cursor.pending = nil
+            state.withLock {
+                $0.stats.persisted += outcome.inserted
+                $0.stats.duplicates += outcome.duplicates.count
+                $0.stats.evicted += outcome.evicted.count
             }
             // Before `advance`: it may discard (and recycle) the segments the events are borrowed from.
             let group = PersistedGroup(batch.events)
             let count = batch.events.count
             journal.noteStored(batch.marks)
-            advance(to: batch.next)
+            advance(&cursor, to: batch.next)
             didCommit(group, outcome, replaying: replaying)
             return .persisted(count)
         } catch {
-            condition.withLock {
-                stats.storeFailures += 1
-                stats.lastError = "\(error)"
+            state.withLock {
+                $0.stats.storeFailures += 1
+                $0.stats.lastError = "\(error)"
             }
             report(error)
             return .failed
         }
     }
 
-    private func advance(to position: JournalPosition) {
-        readCursor = position
-        condition.withLock {
-            committed = position
-            condition.broadcast()
-        }
+    private func advance(_ cursor: inout ReadCursor, to position: JournalPosition) {
+        cursor.position = position
+        state.withLockWakingWaiters { $0.committed = position }
         journal.discard(before: position)
     }
 
@@ -244,9 +219,9 @@ final class IngestWriter: @unchecked Sendable {
         guard let onError else { return }
         let text = "\(error)"
         let now = Date()
-        let due: Bool = condition.withLock {
-            if let last = lastReport, last.text == text, now.timeIntervalSince(last.time) < 1 { return false }
-            lastReport = (text, now)
+        let due: Bool = state.withLock { state in
+            if let last = state.lastReport, last.text == text, now.timeIntervalSince(last.time) < 1 { return false }
+            state.lastReport = (text, now)
             return true
         }
         if due { onError(error) }

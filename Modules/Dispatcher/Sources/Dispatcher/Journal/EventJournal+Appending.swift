@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 
 // Appending, from any thread: records go into the current segment, new segments are made ahead.
 extension EventJournal {
@@ -10,44 +11,117 @@ extension EventJournal {
     func append(_ event: some JournalEventSource) throws(JournalError) -> JournalPosition {
         let payload = JournalRecord.payloadSize(event)
         let frame = JournalRecord.frameSize(payload: payload)
-        condition.lock()
-        defer { condition.unlock() }
-        checkBeforeWritingLocked()
-        let segment = try writeLocked(event, payload: payload, frame: frame)
-        appended += 1
-        wakeConsumerIfDueLocked()
-        return JournalPosition(segment: segment.number, offset: segment.end)
+        while true {
+            let outcome: AppendOutcome = state.withLock { state in
+                state.checkBeforeWriting()
+                let segment: JournalSegment?
+                do throws(JournalError) { segment = try state.write(event, payload: payload, frame: frame) } catch { return .failed(error) }
+                guard let segment else { return .waitForSegment }
+                state.appended += 1
+                return .written(JournalPosition(segment: segment.number, offset: segment.end), wake: state.consumerWakeDue())
+            }
+            switch outcome {
+            case .written(let position, let wake):
+                if wake { state.wakeWaiters() }
+                return position
+            case .failed(let error):
+                throw error
+            case .waitForSegment:
+                waitForPreparedSegment()
+            }
+        }
     }
 
-    /// Appends several events under one lock, in order, stopping at the first that cannot be
-    /// written.
+    /// Appends several events, in order, stopping at the first that cannot be written; under
+    /// one lock unless the next segment is being made ahead meanwhile.
     /// - Returns: how many were written (a prefix of `events`), and the error that stopped the
     ///   rest, if any.
     func append(contentsOf events: [EncodedEvent]) -> (written: Int, error: JournalError?) {
-        condition.lock()
-        defer {
-            wakeConsumerIfDueLocked()
-            condition.unlock()
-        }
-        checkBeforeWritingLocked()
         var written = 0
-        for event in events {
-            let payload = JournalRecord.payloadSize(event)
-            let frame = JournalRecord.frameSize(payload: payload)
-            do { _ = try writeLocked(event, payload: payload, frame: frame) } catch { return (written, error) }
-            appended += 1
-            written += 1
+        while true {
+            let (outcome, wake): (AppendOutcome?, Bool) = state.withLock { state in
+                state.checkBeforeWriting()
+                var outcome: AppendOutcome?
+                while written < events.count {
+                    let event = events[written]
+                    let payload = JournalRecord.payloadSize(event)
+                    let frame = JournalRecord.frameSize(payload: payload)
+                    let segment: JournalSegment?
+                    do throws(JournalError) { segment = try state.write(event, payload: payload, frame: frame) } catch {
+                        outcome = .failed(error)
+                        break
+                    }
+                    guard segment != nil else {
+                        outcome = .waitForSegment
+                        break
+                    }
+                    state.appended += 1
+                    written += 1
+                }
+                return (outcome, state.consumerWakeDue())
+            }
+            if wake { state.wakeWaiters() }
+            switch outcome {
+            case nil, .written: return (written, nil)
+            case .failed(let error): return (written, error)
+            case .waitForSegment: waitForPreparedSegment()
+            }
         }
-        return (written, nil)
     }
 
+    /// What one attempt at an append under the lock came to.
+    private enum AppendOutcome {
+        /// Written, ending at the position; `wake`: the consumer is to be woken.
+        case written(JournalPosition, wake: Bool)
+        /// Not written, for this reason.
+        case failed(JournalError)
+        /// Not written: the next segment is being made ahead by the page work; wait and try again.
+        case waitForSegment
+    }
+
+    /// Waits (rarely, briefly) until the page work has finished making the next segment, or the
+    /// journal is closed.
+    private func waitForPreparedSegment() {
+        state.wait(until: { $0.preparing != $0.nextNumber || $0.isClosed })
+    }
+
+    /// Asks the kernel to write every segment to disk (for power-loss durability; not needed
+    /// for process death).
+    func sync() {
+        let current = state.withLock { $0.segments }
+        for segment in current { segment.sync() }
+    }
+
+    /// When creating may be tried again after `failures` failures in a row: 50 ms, doubling up to 2 s.
+    static func pauseEnd(afterFailures failures: Int) -> Date {
+        Date(timeIntervalSinceNow: min(2, 0.05 * Double(1 << min(max(failures - 1, 0), 6))))
+    }
+
+    /// Whether `code` says the disk (or a quota or size limit) has no room.
+    static func isOutOfSpace(_ code: Int32) -> Bool { code == ENOSPC || code == EDQUOT || code == EFBIG }
+
+    /// Whether creating segments is paused after a failure (a full disk): appends that need a new
+    /// segment fail at once until the pause ends.
+    var isCreationPaused: Bool {
+        state.withLock { $0.creationPausedUntil.map { Date() < $0 } ?? false }
+    }
+
+    /// Events appended since the journal was opened.
+    var appendedCount: Int { state.withLock { $0.appended } }
+
+    /// The position after the last record appended (or left over).
+    var endPosition: JournalPosition { state.withLock { $0.endPosition() } }
+}
+
+extension EventJournal.State {
     /// Writes `event`'s record into the writable segment, preceded by its shared context's record
     /// when that segment does not hold it yet (so every segment replays on its own).
-    /// - Returns: the segment written to.
+    /// - Returns: the segment written to, or `nil` when the next segment is being made ahead
+    ///   (nothing was written; wait for it and try again).
     @inline(__always)
-    private func writeLocked(_ event: some JournalEventSource, payload: Int, frame: Int) throws(JournalError) -> JournalSegment {
+    mutating func write(_ event: some JournalEventSource, payload: Int, frame: Int) throws(JournalError) -> JournalSegment? {
         guard let shared = event.sharedContext else {
-            let segment = try writableSegment(for: frame)
+            guard let segment = try writableSegment(for: frame) else { return nil }
             JournalRecord.write(event, payload: payload, to: segment.base + segment.end, salt: segment.number, sequence: segment.nextSequence)
             segment.nextSequence &+= 1
             segment.end += frame
@@ -55,9 +129,10 @@ extension EventJournal {
         }
         let contextPayload = JournalRecord.payloadSize(shared)
         let contextFrame = JournalRecord.frameSize(payload: contextPayload)
-        var segment = try writableSegment(for: frame)
+        guard var segment = try writableSegment(for: frame) else { return nil }
         if !segment.journalledContexts.contains(shared.hash) {
-            segment = try writableSegment(for: frame + contextFrame)
+            guard let roomier = try writableSegment(for: frame + contextFrame) else { return nil }
+            segment = roomier
             if !segment.journalledContexts.contains(shared.hash) {
                 JournalRecord.write(shared, payload: contextPayload, to: segment.base + segment.end, salt: segment.number, sequence: segment.nextSequence)
                 segment.nextSequence &+= 1
@@ -71,32 +146,33 @@ extension EventJournal {
         return segment
     }
 
-    /// Wakes the consumer when it sleeps with nothing to read, or lingers while many records wait.
-    func wakeConsumerIfDueLocked() {
+    /// Whether the consumer is to be woken (it sleeps with nothing to read, or lingers while many
+    /// records wait); if so, marks it running, so that the caller wakes it once.
+    mutating func consumerWakeDue() -> Bool {
         switch consumer {
-        case .running: return
+        case .running: return false
         case .sleeping: break
-        case .lingering: guard manyWaitingLocked() else { return }
+        case .lingering: guard manyWaiting() else { return false }
         }
         consumer = .running
         wakeUpCount += 1
-        condition.broadcast()
+        return true
     }
 
     /// Whether enough records wait for the consumer to take them now rather than after its linger.
-    func manyWaitingLocked() -> Bool {
-        appended - lingerBase >= Self.wakeThreshold || liveBytes * 2 > configuration.maxBytes
+    func manyWaiting() -> Bool {
+        appended - lingerBase >= EventJournal.wakeThreshold || liveBytes * 2 > configuration.maxBytes
     }
 
     /// The segment to write a `frame`-byte record into, rotating when the active one is full.
-    func writableSegment(for frame: Int) throws(JournalError) -> JournalSegment {
+    /// - Returns: `nil` when the page work is making the next segment ahead of time: the caller
+    ///   waits for it outside the lock (rare, short) and tries again.
+    mutating func writableSegment(for frame: Int) throws(JournalError) -> JournalSegment? {
         guard !isClosed else { throw .closed }
         let limit = configuration.segmentBytes - JournalSegment.headerSize
         guard frame <= limit else { throw .recordTooLarge(bytes: frame, limit: limit) }
         if let active = segments.last, !active.sealed, active.end + frame <= active.capacity { return active }
-        // The page work may be creating this very segment ahead of time: wait for it (rare, short).
-        while preparing == nextNumber, !isClosed { condition.wait() }
-        guard !isClosed else { throw .closed }
+        if preparing == nextNumber { return nil }
         let next: JournalSegment
         if let spare, spare.fault == nil, let fault = spare.checkFile() {
             // Changed since it was made ahead: not used; its file goes when it is still its own.
@@ -109,19 +185,19 @@ extension EventJournal {
             self.spare = nil
             nextNumber += 1
         } else {
-            next = try createSegmentLocked(minimumCapacity: JournalSegment.headerSize + frame)
+            next = try createSegment(minimumCapacity: JournalSegment.headerSize + frame)
         }
         let previous = segments.last
         previous?.sealed = true
         segments.append(next)
         liveBytes += next.capacity
-        if let previous, previous.createdHere { writeSealLocked(in: next, after: previous, reserving: frame) }
+        if let previous, previous.createdHere { writeSeal(in: next, after: previous, reserving: frame) }
         return next
     }
 
     /// Writes the seal record of `previous` (how many records it holds) as the first record of
     /// `next`, when it leaves room for the `frame`-byte record that made the rotation.
-    private func writeSealLocked(in next: JournalSegment, after previous: JournalSegment, reserving frame: Int) {
+    private func writeSeal(in next: JournalSegment, after previous: JournalSegment, reserving frame: Int) {
         let sealFrame = JournalRecord.frameSize(payload: JournalRecord.sealPayload)
         guard next.end == JournalSegment.headerSize, next.end + sealFrame + frame <= next.capacity else { return }
         JournalRecord.write(JournalRecord.SegmentSeal(previous: previous.number, records: previous.nextSequence),
@@ -133,7 +209,7 @@ extension EventJournal {
     /// Creates segment `nextNumber` within the byte budget: full size when it fits, smaller when
     /// the budget or the disk has less room, skipping numbers taken by files that appeared.
     /// After a failure, creating is paused (the error is thrown again without a system call).
-    func createSegmentLocked(minimumCapacity: Int) throws(JournalError) -> JournalSegment {
+    mutating func createSegment(minimumCapacity: Int) throws(JournalError) -> JournalSegment {
         if let until = creationPausedUntil, let error = lastCreationError, Date() < until { throw error }
         let page = 4_096
         let needed = (minimumCapacity + page - 1) / page * page
@@ -152,54 +228,28 @@ extension EventJournal {
                 return segment
             } catch {
                 if case .io(_, _, let code) = error {
-                    if code == ENOENT, recreateFolderLocked() { continue }
+                    if code == ENOENT, recreateFolder() { continue }
                     if code == EEXIST, skipped < 1_000 {
                         nextNumber += 1
                         skipped += 1
                         continue
                     }
                     // No room on disk, or no address space to map it: a smaller segment may fit.
-                    if Self.isOutOfSpace(code) || code == ENOMEM, capacity / 4 >= smallest {
+                    if EventJournal.isOutOfSpace(code) || code == ENOMEM, capacity / 4 >= smallest {
                         capacity = capacity / 4 / page * page
                         continue
                     }
                 }
                 creationFailures += 1
-                creationPausedUntil = Self.pauseEnd(afterFailures: creationFailures)
+                creationPausedUntil = EventJournal.pauseEnd(afterFailures: creationFailures)
                 lastCreationError = error
                 throw error
             }
         }
     }
 
-    /// When creating may be tried again after `failures` failures in a row: 50 ms, doubling up to 2 s.
-    static func pauseEnd(afterFailures failures: Int) -> Date {
-        Date(timeIntervalSinceNow: min(2, 0.05 * Double(1 << min(max(failures - 1, 0), 6))))
-    }
-
-    /// Asks the kernel to write every segment to disk (for power-loss durability; not needed
-    /// for process death).
-    func sync() {
-        let current = condition.withLock { segments }
-        for segment in current { segment.sync() }
-    }
-
-    /// Whether `code` says the disk (or a quota or size limit) has no room.
-    static func isOutOfSpace(_ code: Int32) -> Bool { code == ENOSPC || code == EDQUOT || code == EFBIG }
-
-    /// Whether creating segments is paused after a failure (a full disk): appends that need a new
-    /// segment fail at once until the pause ends.
-    var isCreationPaused: Bool {
-        condition.withLock { creationPausedUntil.map { Date() < $0 } ?? false }
-    }
-
-    /// Events appended since the journal was opened.
-    var appendedCount: Int { condition.withLock { appended } }
-
     /// The position after the last record appended (or left over).
-    var endPosition: JournalPosition { condition.withLock { endPositionLocked() } }
-
-    func endPositionLocked() -> JournalPosition {
+    func endPosition() -> JournalPosition {
         // With no segment, nothing is waiting: a position no consumer cursor is before.
         guard let last = segments.last else { return JournalPosition(segment: nextNumber - 1, offset: 0) }
         return JournalPosition(segment: last.number, offset: last.end)

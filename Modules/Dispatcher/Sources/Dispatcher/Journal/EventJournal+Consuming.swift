@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 
 // Consuming: reading, waiting and discarding from the one consumer thread; the page work it
 // hands to its own queue.
@@ -77,8 +78,8 @@ extension EventJournal {
         var damaged = false
         var marks: [JournalReadMark] = []
         while count < maxRecords {
-            let snapshot: (segment: JournalSegment, end: Int, sealed: Bool, sequence: UInt32)? = condition.withLock {
-                guard let segment = segments.first(where: { $0.number >= cursor.segment }) else { return nil }
+            let snapshot: (segment: JournalSegment, end: Int, sealed: Bool, sequence: UInt32)? = state.withLock { [cursor] state in
+                guard let segment = state.segments.first(where: { $0.number >= cursor.segment }) else { return nil }
                 return (segment, segment.end, segment.sealed, segment.nextSequence)
             }
             guard let (segment, end, sealed, sequence) = snapshot else { break }
@@ -95,12 +96,12 @@ extension EventJournal {
             guard cursor.offset >= end else { break }
             guard sealed else { break }
             // The segment is finished: continue in the next one, if any.
-            let hasNext = condition.withLock { segments.contains { $0.number > segment.number } }
+            let hasNext = state.withLock { $0.segments.contains { $0.number > segment.number } }
             guard hasNext else { break }
             cursor = JournalPosition(segment: segment.number + 1, offset: 0)
         }
         if cursor.offset == 0 {
-            let first = condition.withLock { segments.first { $0.number >= cursor.segment }?.number }
+            let first = state.withLock { [cursor] state in state.segments.first { $0.number >= cursor.segment }?.number }
             cursor = JournalPosition(segment: first ?? cursor.segment, offset: JournalSegment.headerSize)
         }
         return (cursor, damaged, marks)
@@ -112,54 +113,40 @@ extension EventJournal {
     @discardableResult
     func waitForRecords(after position: JournalPosition, timeout: TimeInterval) -> Bool {
         let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer {
-            consumer = .running
-            wakeRequested = false
-            condition.unlock()
-        }
-        lingerBase = appended
-        // Asleep until the first record: the append that writes it wakes the consumer.
-        while !hasRecordsLocked(after: position), !wakeRequested, !isClosed {
-            consumer = .sleeping
-            if !condition.wait(until: deadline) { break }
+        state.withLock { $0.lingerBase = $0.appended }
+        // Asleep until the first record: the append that writes it marks the consumer running and wakes it.
+        while state.withLock({ $0.beginWait(as: .sleeping, if: !$0.hasRecords(after: position)) }) {
+            guard state.wait(until: { $0.consumer != .sleeping || $0.wakeRequested || $0.isClosed }, deadline: deadline) else { break }
         }
         // Then linger, so that one group commit takes the records arriving meanwhile.
         let lingerEnd = min(deadline, Date(timeIntervalSinceNow: lingerInterval))
-        while hasRecordsLocked(after: position), !wakeRequested, !isClosed, !manyWaitingLocked() {
-            consumer = .lingering
-            if !condition.wait(until: lingerEnd) { break }
+        while state.withLock({ $0.beginWait(as: .lingering, if: $0.hasRecords(after: position) && !$0.manyWaiting()) }) {
+            guard state.wait(until: { $0.consumer != .lingering || $0.wakeRequested || $0.isClosed }, deadline: lingerEnd) else { break }
         }
-        return hasRecordsLocked(after: position)
-    }
-
-    func hasRecordsLocked(after position: JournalPosition) -> Bool {
-        segments.contains { segment in
-            segment.number > position.segment ? segment.end > JournalSegment.headerSize
-                : segment.number == position.segment && segment.end > position.offset
+        return state.withLock { state in
+            state.consumer = .running
+            state.wakeRequested = false
+            return state.hasRecords(after: position)
         }
     }
 
     /// Wakes a consumer blocked in ``waitForRecords(after:timeout:)``.
     func wakeConsumer() {
-        condition.withLock {
-            wakeRequested = true
-            condition.broadcast()
-        }
+        state.withLockWakingWaiters { $0.wakeRequested = true }
     }
 
     /// Deletes the segments entirely before `position` (their events are safely in the store);
     /// up to ``maxFreeFiles`` of their files wait to be reused for the next segments instead.
     /// When `position` is at the end of the last segment and `includingLast` is set, that one goes too.
     func discard(before position: JournalPosition, includingLast: Bool = false) {
-        let removed: [JournalSegment] = condition.withLock {
+        let removed: [JournalSegment] = state.withLock { state in
             var removed: [JournalSegment] = []
-            while let first = segments.first {
+            while let first = state.segments.first {
                 let consumed = first.number < position.segment
-                    || (includingLast && first.number == position.segment && first.end <= position.offset && segments.count == 1)
+                    || (includingLast && first.number == position.segment && first.end <= position.offset && state.segments.count == 1)
                 guard consumed else { break }
-                let segment = segments.removeFirst()
-                liveBytes -= segment.capacity
+                let segment = state.segments.removeFirst()
+                state.liveBytes -= segment.capacity
                 removed.append(segment)
             }
             return removed
@@ -171,9 +158,9 @@ extension EventJournal {
     /// otherwise deletes it; a damaged one is kept aside for inspection.
     private func recycleOrRemove(_ segment: JournalSegment) {
         guard !segment.isDamaged else { return segment.keepAside() }
-        let (wanted, gone) = condition.withLock {
-            (!isClosed && segment.format >= 2 && segment.capacity == configuration.segmentBytes && freeFiles.count < Self.maxFreeFiles,
-             segment.fault == .removed)
+        let (wanted, gone) = state.withLock { state in
+            (!state.isClosed && segment.format >= 2 && segment.capacity == configuration.segmentBytes
+                && state.freeFiles.count < Self.maxFreeFiles, segment.fault == .removed)
         }
         // Deleted or replaced: its name no longer holds its file, so nothing there is touched.
         if gone { return }
@@ -182,9 +169,9 @@ extension EventJournal {
             segment.remove()
             return
         }
-        let kept = condition.withLock {
-            guard !isClosed else { return false }
-            freeFiles.append(free)
+        let kept = state.withLock { state in
+            guard !state.isClosed else { return false }
+            state.freeFiles.append(free)
             return true
         }
         if !kept { unlink(free) }
@@ -195,8 +182,8 @@ extension EventJournal {
     /// active segment's unwritten part and the spare, however far the sender runs ahead. Called
     /// through ``maintainPagesInBackground(consumed:force:)``.
     func releaseWrittenPages() {
-        let written: [(segment: JournalSegment, end: Int, sealed: Bool)] = condition.withLock {
-            segments.map { ($0, $0.end, $0.sealed) }
+        let written: [(segment: JournalSegment, end: Int, sealed: Bool)] = state.withLock {
+            $0.segments.map { ($0, $0.end, $0.sealed) }
         }
         for (segment, end, sealed) in written { segment.releasePages(below: end, all: sealed) }
     }
@@ -204,8 +191,8 @@ extension EventJournal {
     /// Keeps the active segment's pages resident and writable a runway ahead of its end (see
     /// ``JournalSegment/populateAhead(of:)``), now; the ingest writer has it done in the background.
     func populateAhead() {
-        let active: (segment: JournalSegment, end: Int)? = condition.withLock {
-            segments.last.flatMap { $0.sealed ? nil : ($0, $0.end) }
+        let active: (segment: JournalSegment, end: Int)? = state.withLock {
+            $0.segments.last.flatMap { $0.sealed ? nil : ($0, $0.end) }
         }
         if let (segment, end) = active { segment.populateAhead(of: end) }
     }
@@ -223,19 +210,21 @@ extension EventJournal {
     /// consumer moved to another segment, or with `force` (the consumer going idle): each queued
     /// block wakes a thread, which on a small machine takes the consumer's core for a moment.
     func maintainPagesInBackground(consumed: JournalPosition, force: Bool = false) {
-        let queue: Bool = condition.withLock {
-            let due = force || appended - pageWorkAppended >= Self.pageWorkRecords || consumed.segment != consumedPosition.segment
-            consumedPosition = consumed
-            guard due, !pageWorkQueued, !isClosed else { return false }
-            pageWorkQueued = true
-            pageWorkAppended = appended
+        let queue: Bool = state.withLock { state in
+            let due = force || state.appended - state.pageWorkAppended >= Self.pageWorkRecords
+                || consumed.segment != state.consumedPosition.segment
+            state.consumedPosition = consumed
+            guard due, !state.pageWorkQueued, !state.isClosed else { return false }
+            state.pageWorkQueued = true
+            state.pageWorkAppended = state.appended
             return true
         }
         guard queue else { return }
         pageQueue.async { [self] in
-            let (consumed, current): (JournalPosition, JournalSegment?) = condition.withLock {
-                pageWorkQueued = false
-                return (consumedPosition, segments.first { $0.number == consumedPosition.segment })
+            let (consumed, current): (JournalPosition, JournalSegment?) = state.withLock { state in
+                state.pageWorkQueued = false
+                let consumed = state.consumedPosition
+                return (consumed, state.segments.first { $0.number == consumed.segment })
             }
             checkActiveSegment()
             prepareNextSegment()
@@ -249,16 +238,17 @@ extension EventJournal {
     /// that an append rarely pays for creating a file. Called through
     /// ``maintainPagesInBackground(consumed:force:)``; from any thread (a call while another is preparing does nothing).
     func prepareNextSegment() {
-        let number: UInt64? = condition.withLock {
-            guard spare == nil, preparing == nil, !isClosed, let active = segments.last, !active.sealed,
+        let number: UInt64? = state.withLock { state in
+            guard state.spare == nil, state.preparing == nil, !state.isClosed, let active = state.segments.last, !active.sealed,
                   active.end > active.capacity / 2,
-                  liveBytes + configuration.segmentBytes <= configuration.maxBytes,
-                  (creationPausedUntil ?? .distantPast) <= Date(), (preparePausedUntil ?? .distantPast) <= Date() else { return nil }
-            preparing = nextNumber
-            return nextNumber
+                  state.liveBytes + configuration.segmentBytes <= configuration.maxBytes,
+                  (state.creationPausedUntil ?? .distantPast) <= Date(),
+                  (state.preparePausedUntil ?? .distantPast) <= Date() else { return nil }
+            state.preparing = state.nextNumber
+            return state.nextNumber
         }
         guard let number else { return }
-        let free = condition.withLock { freeFiles.popLast() }
+        let free = state.withLock { $0.freeFiles.popLast() }
         var failure: JournalError?
         var segment: JournalSegment?
         if let free {
@@ -270,17 +260,34 @@ extension EventJournal {
                 failure = error
             }
         }
-        let unused: JournalSegment? = condition.withLock {
-            preparing = nil
-            condition.broadcast()
+        let unused: JournalSegment? = state.withLockWakingWaiters { [failure, segment] state in
+            state.preparing = nil
             // The disk may be short: appends try smaller segments themselves; creating ahead pauses.
-            preparePausedUntil = failure == nil ? nil : Self.pauseEnd(afterFailures: 7)
-            if spare == nil, nextNumber == number, !isClosed {
-                spare = segment
+            state.preparePausedUntil = failure == nil ? nil : Self.pauseEnd(afterFailures: 7)
+            if state.spare == nil, state.nextNumber == number, !state.isClosed {
+                state.spare = segment
                 return nil
             }
             return segment
         }
         unused?.remove()
+    }
+}
+
+extension EventJournal.State {
+    /// Whether records exist after `position`.
+    func hasRecords(after position: JournalPosition) -> Bool {
+        segments.contains { segment in
+            segment.number > position.segment ? segment.end > JournalSegment.headerSize
+                : segment.number == position.segment && segment.end > position.offset
+        }
+    }
+
+    /// For the consumer about to wait: whether it waits (`needed`, no wake-up asked for, the
+    /// journal open), and if so marks it `consumer`, which tells appends when to wake it.
+    mutating func beginWait(as consumer: EventJournal.ConsumerState, if needed: Bool) -> Bool {
+        guard needed, !wakeRequested, !isClosed else { return false }
+        self.consumer = consumer
+        return true
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 
 // Recovering: what a restart reads back from a journal folder.
 extension EventJournal {
@@ -21,6 +22,6 @@ extension EventJournal {
 
     /// Whether records exist after `position`.
     func hasRecords(after position: JournalPosition) -> Bool {
-        condition.withLock { hasRecordsLocked(after: position) }
+        state.withLock { $0.hasRecords(after: position) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 
 // Leaving no consumed record readable (after a privacy deletion in the store).
 extension EventJournal {
@@ -9,20 +10,20 @@ extension EventJournal {
     /// earlier records past its new ones). A segment still holding records after `position`
     /// stays, as the writer has not read them yet.
     func scrub(before position: JournalPosition) {
-        let (consumed, free, unused): ([JournalSegment], [String], JournalSegment?) = condition.withLock {
-            segments.last?.sealed = true
+        let (consumed, free, unused): ([JournalSegment], [String], JournalSegment?) = state.withLock { state in
+            state.segments.last?.sealed = true
             var consumed: [JournalSegment] = []
-            while let first = segments.first,
+            while let first = state.segments.first,
                   first.number < position.segment || (first.number == position.segment && first.end <= position.offset) {
-                let segment = segments.removeFirst()
-                liveBytes -= segment.capacity
+                let segment = state.segments.removeFirst()
+                state.liveBytes -= segment.capacity
                 consumed.append(segment)
             }
             defer {
-                freeFiles = []
-                spare = nil
+                state.freeFiles = []
+                state.spare = nil
             }
-            return (consumed, freeFiles, spare)
+            return (consumed, state.freeFiles, state.spare)
         }
         for segment in consumed { segment.remove() }
         unused?.remove()

@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 
 /// The fast, crash-safe front of the store: an append-only log of events in memory-mapped
 /// segment files that the kernel keeps when the process dies.
@@ -11,44 +12,15 @@ import Foundation
 /// unless ``wakeThreshold`` records wait. Leftover segments are replayed sealed, damaged records
 /// skipped and counted (``damage``); after a failed segment creation (full disk) appends fail
 /// without a system call for a growing pause (50 ms to 2 s).
-final class EventJournal: @unchecked Sendable {
-    // Unchecked: `condition` guards every `var` below and its segments' writable fields. It is an
-    // NSCondition, not a LockedValue, because the consumer waits on it (``waitForRecords``).
-    let condition = NSCondition()
-    var segments: [JournalSegment] = []
-    var spare: JournalSegment?
-    var preparing: UInt64?
-    var nextNumber: UInt64
-    var appended = 0
-    var consumer = ConsumerState.running
-    /// `appended` when the consumer started its current wait: what it has not consumed is counted from here.
-    var lingerBase = 0
+final class EventJournal: Sendable {
+    /// What appends, the consumer and the page work share (see ``State``).
+    let state: LockedValue<State>
     /// How many times an append woke the consumer (tests and diagnostics).
-    var producerWakeUps: Int { condition.withLock { wakeUpCount } }
-    var wakeUpCount = 0
-    var wakeRequested = false
-    var isClosed = false
-    /// The capacity of the live segments, against ``JournalConfiguration/maxBytes``.
-    var liveBytes = 0
-    /// After a failed segment creation: no new attempt before this moment.
-    var creationPausedUntil: Date?
-    var creationFailures = 0
-    var lastCreationError: JournalError?
-    /// After a failed ahead-of-time creation: no new one before this moment.
-    var preparePausedUntil: Date?
-    /// Consumed segment files waiting to be reused (see ``JournalSegment/reuse(_:directory:number:capacity:)``),
-    /// at most ``maxFreeFiles``; beyond the byte budget, as they hold no records.
-    var freeFiles: [String] = []
+    var producerWakeUps: Int { state.withLock { $0.wakeUpCount } }
     /// How many consumed segment files wait for reuse at most.
     static let maxFreeFiles = 2
     /// Where ``maintainPagesInBackground(consumed:force:)`` runs: off the consumer, the ingest's bottleneck.
     let pageQueue = DispatchQueue(label: "tracking.journal.pages", qos: .utility)
-    /// Whether a ``maintainPagesInBackground(consumed:force:)`` is queued and has not started.
-    var pageWorkQueued = false
-    /// The consumer's committed position, as of its last ``maintainPagesInBackground(consumed:force:)``.
-    var consumedPosition = JournalPosition.start
-    /// `appended` when page work was last queued.
-    var pageWorkAppended = 0
     /// Records appended between two queued rounds of page work: about 200 KiB of a typical event.
     static let pageWorkRecords = 2_048
 
@@ -56,14 +28,6 @@ final class EventJournal: @unchecked Sendable {
     let directory: String
     /// Segment size and count bound.
     let configuration: JournalConfiguration
-    /// What the journal noticed about its own files while running (a segment deleted, cut short or
-    /// made unwritable, the folder recreated), waiting for the owner to report (``takeNotices()``).
-    var notices: [String] = []
-    /// Records lost while running, by cause (a segment cut short under the journal).
-    var lossesWhileRunning: [JournalLossCause: Int] = [:]
-    /// When an append last checked the active segment's file (``CoarseClock`` nanoseconds).
-    var lastFileCheck: UInt64 = 0
-
     /// Segments that an earlier run left behind, found when opening.
     let leftoverSegments: Int
     /// The damage found in the leftover segments when opening (empty when none).
@@ -74,16 +38,6 @@ final class EventJournal: @unchecked Sendable {
     let lingerInterval: TimeInterval
     /// How many waiting records make an append wake a lingering consumer at once.
     static let wakeThreshold = 256
-
-    /// What the consumer is doing, as far as appends are concerned.
-    enum ConsumerState {
-        /// Not waiting: appends need not wake it.
-        case running
-        /// Waiting with nothing to read: the next append wakes it.
-        case sleeping
-        /// Waiting for more records to gather: appends wake it only when many are waiting.
-        case lingering
-    }
 
     /// Opens (creating if needed, mode 0700) a journal folder and keeps its leftover segments.
     /// - Parameters:
@@ -122,25 +76,25 @@ final class EventJournal: @unchecked Sendable {
         found.sort { $0.number < $1.number }
         Self.countLostLastRecords(found)
         for segment in found { if let scan = segment.scan { damage.add(scan, name: JournalSegment.fileName(segment.number)) } }
-        segments = found
-        liveBytes = found.reduce(0) { $0 + $1.capacity }
+        var state = State(directory: directory, configuration: configuration, nextNumber: highest + 1)
+        state.segments = found
+        state.liveBytes = found.reduce(0) { $0 + $1.capacity }
+        self.state = LockedValue(state)
         leftoverSegments = found.count
         self.damage = damage
-        nextNumber = highest + 1
     }
 
     /// Closes the journal: appends fail with ``JournalError/closed``, and the unused spare
     /// segment and the files waiting for reuse are deleted. Segment files with events stay for
     /// the next run.
     func close() {
-        let (unused, free): (JournalSegment?, [String]) = condition.withLock {
-            isClosed = true
-            condition.broadcast()
+        let (unused, free): (JournalSegment?, [String]) = state.withLockWakingWaiters { state in
+            state.isClosed = true
             defer {
-                spare = nil
-                freeFiles = []
+                state.spare = nil
+                state.freeFiles = []
             }
-            return (spare, freeFiles)
+            return (state.spare, state.freeFiles)
         }
         unused?.remove()
         for path in free { unlink(path) }

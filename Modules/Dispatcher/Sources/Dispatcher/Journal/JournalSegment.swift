@@ -13,7 +13,7 @@ import Darwin
 /// the record format (`TRKJRNL3` written; `TRKJRNL2`, `TRKJRNL1` still read), and the segment
 /// number, little-endian.
 final class JournalSegment: @unchecked Sendable {
-    // Unchecked: `base` is mapped memory (a raw pointer), written only under the journal's lock
+    // Unchecked: `base` is mapped memory (a raw pointer), written only under the journal's `state` lock
     // and read only below an `end` published under it. `end`, `sealed`, `nextSequence`,
     // `journalledContexts`, `storedEnd`, `storedSequence` and `fault` are guarded by that lock;
     // `identity` is set before the segment is shared; the page marks have one writer each.
