@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -11,12 +12,15 @@ import Darwin
 /// Shown only when standard error is a terminal or `--progress` was given, so logs and pipes
 /// stay quiet unless asked. The line comes from a closure, called on the reporter's own
 /// thread, given the status last set with ``setStatus(_:)`` and the seconds since the start.
-final class ProgressPrinter: @unchecked Sendable {
-    // Safe: `running` and `status` are only touched while holding `lock`, and lines are
-    // printed while holding it, so none is printed after `stop()` returned.
-    private let lock = NSLock()
-    private var running = true
-    private var status = ""
+final class ProgressPrinter: Sendable {
+    /// Whether lines are still printed, and the status they report.
+    private struct State {
+        var running: Bool
+        var status = ""
+    }
+
+    /// Lines are printed while holding it, so none is printed after ``stop()`` returned.
+    private let state: LockedValue<State>
 
     /// Whether progress is shown: `--progress` was given or standard error is a terminal.
     static func isEnabled(_ options: CommandLineOptions) -> Bool {
@@ -30,10 +34,8 @@ final class ProgressPrinter: @unchecked Sendable {
     ///   - line: the line to print, from the current status and the seconds elapsed.
     init(enabled: Bool, delay: TimeInterval = 2, interval: TimeInterval = 1,
          line: @escaping @Sendable (_ status: String, _ elapsed: TimeInterval) -> String) {
-        guard enabled else {
-            running = false
-            return
-        }
+        state = LockedValue(State(running: enabled))
+        guard enabled else { return }
         let started = Date()
         Thread.detachNewThread { [self] in
             var next = delay
@@ -41,13 +43,13 @@ final class ProgressPrinter: @unchecked Sendable {
                 usleep(50_000)
                 let elapsed = Date().timeIntervalSince(started)
                 guard elapsed >= next else {
-                    if !lock.withLock({ running }) { return }
+                    if !state.withLock({ $0.running }) { return }
                     continue
                 }
                 next = elapsed + interval
-                let keepGoing = lock.withLock { () -> Bool in
-                    guard running else { return false }
-                    printError(line(status, elapsed))
+                let keepGoing = state.withLock { current -> Bool in
+                    guard current.running else { return false }
+                    printError(line(current.status, elapsed))
                     return true
                 }
                 if !keepGoing { return }
@@ -57,11 +59,11 @@ final class ProgressPrinter: @unchecked Sendable {
 
     /// Sets what the next line reports (for commands that go through phases).
     func setStatus(_ text: String) {
-        lock.withLock { status = text }
+        state.withLock { $0.status = text }
     }
 
     /// Stops reporting; no line is printed after this returns.
     func stop() {
-        lock.withLock { running = false }
+        state.withLock { $0.running = false }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 
 /// Runs work on several real threads at once and waits for all of them without blocking Swift's
 /// cooperative pool.
@@ -28,25 +29,21 @@ enum SenderThreads {
 }
 
 /// One result per thread, filled in under a lock.
-private final class ResultSlots<Result: Sendable>: @unchecked Sendable {
-    // Safe: `slots` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var slots: [Result?]
+private final class ResultSlots<Result: Sendable>: Sendable {
+    private let slots: LockedValue<[Result?]>
 
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    init(count: Int) { slots = LockedValue(Array(repeating: nil, count: count)) }
 
-    func set(_ index: Int, _ value: Result) { lock.withLock { slots[index] = value } }
+    func set(_ index: Int, _ value: Result) { slots.withLock { $0[index] = value } }
 
-    var values: [Result] { lock.withLock { slots.compactMap { $0 } } }
+    var values: [Result] { slots.withLock { $0.compactMap { $0 } } }
 }
 
 /// A flag one task sets and another reads.
-final class StopFlag: @unchecked Sendable {
-    // Safe: `raised` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var raised = false
+final class StopFlag: Sendable {
+    private let raised = LockedValue(false)
 
-    func raise() { lock.withLock { raised = true } }
+    func raise() { raised.withLock { $0 = true } }
 
-    var isRaised: Bool { lock.withLock { raised } }
+    var isRaised: Bool { raised.withLock { $0 } }
 }

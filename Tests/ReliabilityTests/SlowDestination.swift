@@ -1,13 +1,12 @@
 @testable import Dispatcher
 import Foundation
+import Tracking
 
 /// A destination that takes a fixed time per batch and counts what it acknowledged: makes a
 /// delivery round last long enough to act on it from outside.
-final class SlowDestination: Destination, @unchecked Sendable {
-    // Safe: `batches` and `events` are only touched while holding `lock`; the rest is immutable.
-    private let lock = NSLock()
-    private var batches = 0
-    private var events = 0
+final class SlowDestination: Destination, Sendable {
+    /// Batches and events delivered so far.
+    private let delivered = LockedValue((batches: 0, events: 0))
     let name = "slow"
     let maxBatchBytes = 1 << 20
     let delay: TimeInterval
@@ -15,16 +14,16 @@ final class SlowDestination: Destination, @unchecked Sendable {
     init(delay: TimeInterval) { self.delay = delay }
 
     /// Batches delivered so far.
-    var batchCount: Int { lock.withLock { batches } }
+    var batchCount: Int { delivered.withLock { $0.batches } }
 
     /// Events delivered so far.
-    var eventCount: Int { lock.withLock { events } }
+    var eventCount: Int { delivered.withLock { $0.events } }
 
     func deliver(_ batch: [StoredEvent], sentAt: Date) async -> DeliveryResult {
         try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
-        lock.withLock {
-            batches += 1
-            events += batch.count
+        delivered.withLock {
+            $0.batches += 1
+            $0.events += batch.count
         }
         return .delivered
     }

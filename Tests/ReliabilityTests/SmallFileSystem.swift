@@ -1,13 +1,15 @@
 import Foundation
 import TestSupport
+import Tracking
 
 /// A real, small file system (tmpfs) mounted on a fresh folder, so a test can fill the disk for
 /// real and then grow it. Needs root (CI runs as root); ``isAvailable`` says whether mounting works.
-final class SmallFileSystem: @unchecked Sendable {
+final class SmallFileSystem: Sendable {
     /// The mounted folder.
     let url: URL
     private let folder: TemporaryDirectory
-    private var mounted = false
+    /// Whether the tmpfs is mounted (until ``unmount()``).
+    private let mounted = LockedValue(false)
 
     /// Whether this machine lets the tests mount a tmpfs (root on Linux).
     static let isAvailable: Bool = {
@@ -25,7 +27,7 @@ final class SmallFileSystem: @unchecked Sendable {
         folder = try TemporaryDirectory(prefix: "small-fs")
         url = folder.url
         try Self.mount(["-t", "tmpfs", "-o", "size=\(bytes),mode=0700", "tmpfs", url.path])
-        mounted = true
+        mounted.withLock { $0 = true }
     }
 
     /// Gives the file system room: its size becomes `bytes`, keeping its files.
@@ -38,8 +40,11 @@ final class SmallFileSystem: @unchecked Sendable {
 
     /// Unmounts (the files go with it). Idempotent.
     func unmount() {
-        guard mounted else { return }
-        mounted = false
+        let wasMounted = mounted.withLock { was in
+            defer { was = false }
+            return was
+        }
+        guard wasMounted else { return }
         try? Self.run("/usr/bin/umount", ["-l", url.path])
     }
 

@@ -1,17 +1,31 @@
 import Foundation
+import Tracking
 
 /// Runs the `demo` executable built beside the test bundle as a real child process.
-public final class DemoProcess: @unchecked Sendable {
-    // Safe: `output` and `finished` are only touched while holding `lock`.
-    private let lock = NSLock()
+public final class DemoProcess: Sendable {
+    /// What the child printed so far, and which of its pipes reached end of file.
+    private struct Printed {
+        /// Standard output not yet split into lines (an unfinished last line).
+        var output = Data()
+        var lines: [String] = []
+        var errorText = Data()
+        var stdoutClosed = false
+        var stderrClosed = false
+
+        /// Appends standard output and moves each complete line to `lines`.
+        mutating func append(_ data: Data) {
+            output.append(data)
+            while let newline = output.firstIndex(of: UInt8(ascii: "\n")) {
+                lines.append(String(decoding: output[output.startIndex..<newline], as: UTF8.self))
+                output.removeSubrange(output.startIndex...newline)
+            }
+        }
+    }
+
+    private let printed = LockedValue(Printed())
     private let process = Process()
-    private var output = Data()
-    private var lines: [String] = []
     private let stdoutPipe = Pipe()
     private let stderrPipe = Pipe()
-    private var errorText = Data()
-    private var stdoutClosed = false
-    private var stderrClosed = false
 
     /// The `demo` binary: beside the test bundle in the build folder.
     public static func executableURL() throws -> URL {
@@ -39,34 +53,26 @@ public final class DemoProcess: @unchecked Sendable {
             while true {
                 let data = output.availableData
                 guard !data.isEmpty, let self else { break }
-                self.lock.withLock { self.append(data) }
+                self.printed.withLock { $0.append(data) }
             }
-            self?.lock.withLock { self?.stdoutClosed = true }
+            self?.printed.withLock { $0.stdoutClosed = true }
         }
         Thread.detachNewThread { [weak self] in
             while true {
                 let data = errors.availableData
                 guard !data.isEmpty, let self else { break }
-                self.lock.withLock { self.errorText.append(data) }
+                self.printed.withLock { $0.errorText.append(data) }
             }
-            self?.lock.withLock { self?.stderrClosed = true }
+            self?.printed.withLock { $0.stderrClosed = true }
         }
         try process.run()
     }
 
-    private func append(_ data: Data) {
-        output.append(data)
-        while let newline = output.firstIndex(of: UInt8(ascii: "\n")) {
-            lines.append(String(decoding: output[output.startIndex..<newline], as: UTF8.self))
-            output.removeSubrange(output.startIndex...newline)
-        }
-    }
-
     /// The complete lines printed so far.
-    public var outputLines: [String] { lock.withLock { lines } }
+    public var outputLines: [String] { printed.withLock { $0.lines } }
 
     /// What was printed on standard error so far.
-    public var standardError: String { lock.withLock { String(decoding: errorText, as: UTF8.self) } }
+    public var standardError: String { printed.withLock { String(decoding: $0.errorText, as: UTF8.self) } }
 
     /// The process id.
     public var pid: Int32 { process.processIdentifier }
@@ -102,7 +108,7 @@ public final class DemoProcess: @unchecked Sendable {
     /// Waits (briefly) until both pipes reached end of file, so every line is read.
     private func drainPipes() {
         let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline, !lock.withLock({ stdoutClosed && stderrClosed }) { usleep(1_000) }
+        while Date() < deadline, !printed.withLock({ $0.stdoutClosed && $0.stderrClosed }) { usleep(1_000) }
     }
 }
 

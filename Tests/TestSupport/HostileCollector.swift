@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,9 +9,7 @@ import Darwin
 /// A collector on a loopback address (127.0.0.1 or ::1) that misbehaves in one chosen way, for
 /// every connection: raw POSIX sockets, a thread per connection, an ephemeral port. It stops
 /// itself after `lifetime` seconds, and on ``stop()``.
-public final class HostileCollector: @unchecked Sendable {
-    // Safe: `written` is only touched while holding `lock`; the rest is fixed after init.
-
+public final class HostileCollector: Sendable {
     /// How every connection is treated.
     public enum Behaviour: Sendable, Equatable {
         /// Reads the request, then answers `200` with a body of this many bytes, as fast as the
@@ -38,8 +37,7 @@ public final class HostileCollector: @unchecked Sendable {
     public var baseURL: URL { listener.baseURL }
 
     private let listener: LoopbackListener
-    private let lock = NSLock()
-    private var written = 0
+    private let written = LockedValue(0)
 
     /// Starts a collector.
     /// - Parameters:
@@ -58,7 +56,7 @@ public final class HostileCollector: @unchecked Sendable {
     /// The connections accepted so far.
     public var connectionCount: Int { listener.connectionCount }
     /// The response bytes written so far, over every connection.
-    public var bytesWritten: Int { lock.withLock { written } }
+    public var bytesWritten: Int { written.withLock { $0 } }
 
     /// Stops accepting and closes every connection.
     public func stop() { listener.stop() }
@@ -131,7 +129,7 @@ public final class HostileCollector: @unchecked Sendable {
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { return false }
             sent += count
-            lock.withLock { written += count }
+            written.withLock { $0 += count }
         }
         return sent == bytes.count
     }
