@@ -2,7 +2,9 @@ import Foundation
 import Tracking
 
 /// Runs the `demo` executable built beside the test bundle as a real child process.
-public final class DemoProcess: Sendable {
+// Unchecked: `process` and the pipes are `Sendable` in swift-corelibs-foundation but not in every
+// Apple SDK the macOS workflow may build with; the rest of the state is in a `LockedValue`.
+public final class DemoProcess: @unchecked Sendable {
     /// What the child printed so far, and which of its pipes reached end of file.
     private struct Printed {
         /// Standard output not yet split into lines (an unfinished last line).
