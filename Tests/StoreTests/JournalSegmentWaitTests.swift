@@ -32,17 +32,6 @@ import Tracking
         return journal
     }
 
-    /// Runs `body` on a new thread; the returned group is left when it returns.
-    private static func onThread(_ body: @escaping @Sendable () -> Void) -> DispatchGroup {
-        let group = DispatchGroup()
-        group.enter()
-        Thread.detachNewThread {
-            body()
-            group.leave()
-        }
-        return group
-    }
-
     @Test("An append that needs the segment being made ahead waits for it, then writes everything")
     func appendWaitsForThePreparedSegment() throws {
         let folder = try TemporaryDirectory(prefix: "StoreTests")
@@ -50,7 +39,7 @@ import Tracking
         let journal = try Self.journalAwaitingSegment(in: folder)
         let count = 200 // far more than one 8 KiB segment holds
         let failures = LockedValue(0)
-        let sender = Self.onThread {
+        let sender = onNewThread {
             for index in 1..<count {
                 do { try journal.append(Self.event(index)) } catch { failures.withLock { $0 += 1 } }
             }
@@ -75,7 +64,7 @@ import Tracking
         let journal = try Self.journalAwaitingSegment(in: folder)
         let events = (1..<200).map(Self.event)
         let result = LockedValue<(written: Int, error: JournalError?)?>(nil)
-        let sender = Self.onThread { result.withLock { $0 = journal.append(contentsOf: events) } }
+        let sender = onNewThread { result.withLock { $0 = journal.append(contentsOf: events) } }
         #expect(sender.wait(timeout: .now() + 0.3) == .timedOut)
         journal.state.withLockWakingWaiters { $0.preparing = nil }
         #expect(sender.wait(timeout: .now() + 30) == .success)
@@ -92,7 +81,7 @@ import Tracking
         defer { folder.remove() }
         let journal = try Self.journalAwaitingSegment(in: folder)
         let refused = LockedValue<JournalError?>(nil)
-        let sender = Self.onThread {
+        let sender = onNewThread {
             for index in 1..<200 {
                 do throws(JournalError) { try journal.append(Self.event(index)) } catch {
                     refused.withLock { $0 = error }
@@ -112,7 +101,7 @@ import Tracking
         defer { folder.remove() }
         let journal = try EventJournal(directory: folder.file("journal").path)
         let outcome = LockedValue<(found: Bool, waited: TimeInterval)?>(nil)
-        let consumer = Self.onThread {
+        let consumer = onNewThread {
             let start = Date()
             let found = journal.waitForRecords(after: .start, timeout: 30)
             outcome.withLock { $0 = (found, Date().timeIntervalSince(start)) }

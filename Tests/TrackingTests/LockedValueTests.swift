@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import Tracking
 
 @Suite struct LockedValueTests {
@@ -24,22 +25,11 @@ import Tracking
 }
 
 @Suite struct LockedValueWaitTests {
-    /// Runs `body` on a new thread; the returned group is left when it returns.
-    private func onThread(_ body: @escaping @Sendable () -> Void) -> DispatchGroup {
-        let group = DispatchGroup()
-        group.enter()
-        Thread.detachNewThread {
-            body()
-            group.leave()
-        }
-        return group
-    }
-
     @Test func aWaiterIsWokenByAChange() {
         let flag = LockedValue(false)
         let result = LockedValue<(ready: Bool, waited: TimeInterval)?>(nil)
         let started = Date()
-        let waiter = onThread {
+        let waiter = onNewThread {
             let ready = flag.wait(until: { $0 }, deadline: Date(timeIntervalSinceNow: 30))
             result.withLock { $0 = (ready, Date().timeIntervalSince(started)) }
         }
@@ -55,7 +45,7 @@ import Tracking
         let flag = LockedValue(false)
         let waited = LockedValue<TimeInterval?>(nil)
         let started = Date()
-        let waiter = onThread {
+        let waiter = onNewThread {
             let ready = flag.wait(until: { $0 }, deadline: Date(timeIntervalSinceNow: 30))
             waited.withLock { $0 = ready ? Date().timeIntervalSince(started) : nil }
         }
@@ -98,7 +88,7 @@ import Tracking
         struct Refused: Error {}
         let value = LockedValue(0)
         let woken = LockedValue(false)
-        let waiter = onThread {
+        let waiter = onNewThread {
             let ready = value.wait(until: { $0 == 1 }, deadline: Date(timeIntervalSinceNow: 30))
             woken.withLock { $0 = ready }
         }
@@ -121,7 +111,7 @@ import Tracking
         let timedOut = LockedValue(0)
         let start = Date()
         let players = (0..<2).map { player in
-            onThread {
+            onNewThread {
                 for round in 0..<rounds {
                     let mine = round * 2 + player
                     guard turn.wait(until: { $0 >= mine }, deadline: Date(timeIntervalSinceNow: 10)) else {
