@@ -24,13 +24,18 @@ struct HostileCollectorTransportTests {
                     headers: ["Content-Type": "application/json"], body: Data(repeating: UInt8(ascii: "a"), count: bodyBytes))
     }
 
+    /// Sends a small batch to `collector` through `kind` with a 20 s limit, and how long it took.
+    private static func timedSend(_ kind: Kind, to collector: HostileCollector) async throws -> (HTTPResponse, TimeInterval) {
+        let started = Date()
+        let response = try await kind.make(timeout: 20).send(request(collector))
+        return (response, Date().timeIntervalSince(started))
+    }
+
     @Test("a 200 with a 200 MB body: at most 4 KiB kept, the rest refused, not counted as delivered", arguments: Kind.allCases)
     func hugeBody(_ kind: Kind) async throws {
         let collector = try HostileCollector(.hugeBody(bytes: 200_000_000), lifetime: 30)
         defer { collector.stop() }
-        let started = Date()
-        let response = try await kind.make(timeout: 20).send(Self.request(collector))
-        let seconds = Date().timeIntervalSince(started)
+        let (response, seconds) = try await Self.timedSend(kind, to: collector)
         #expect(response.statusCode == 200 && response.bodyTruncated)
         #expect(response.body.count <= 4096, "kept \(response.body.count) bytes")
         #expect(seconds < 5, "took \(seconds) s")
@@ -46,9 +51,7 @@ struct HostileCollectorTransportTests {
     func endlessBody(_ kind: Kind) async throws {
         let collector = try HostileCollector(.endlessBody(bytesPerSecond: 20_000_000), lifetime: 30)
         defer { collector.stop() }
-        let started = Date()
-        let response = try await kind.make(timeout: 20).send(Self.request(collector))
-        let seconds = Date().timeIntervalSince(started)
+        let (response, seconds) = try await Self.timedSend(kind, to: collector)
         #expect(response.statusCode == 200 && response.bodyTruncated && response.body.count <= 4096)
         #expect(seconds < 5, "took \(seconds) s")
         #expect(DeliveryOutcome(response: response) != .delivered)
