@@ -14,7 +14,7 @@ enum BenchCommand {
     /// The options `bench` parses and its help lists.
     static let spec = CommandSpec(
         name: "bench",
-        synopsis: "[--quick] [--json] [--backlog N] [--sends N] [--progress] [--peer-workload]",
+        synopsis: "[--quick] [--json] [--backlog N] [--sends N] [--progress] [--peer-workload] [--idle-probe URL [--idle-window S]]",
         summary: """
         Measures send cost, ingest, delivery, memory, store size and reopen time, with a
         plain-SQLite reference from the same run. Run it in release: swift run -c release demo bench.
@@ -27,6 +27,8 @@ enum BenchCommand {
             .value("sends", "N", "Sends timed, 1000 to 10000000 (default 200000)."),
             .flag("progress", "Report the phase on standard error once a second after 2 s\n(on by default when standard error is a terminal)."),
             .flag("peer-workload", "Only the peer workload (100000 tracks with 4 properties\nthrough Analytics to a store), printing peer_peak_rss_mb;\nthe bench runs it in a fresh child process."),
+            .value("idle-probe", "URL", "Only the idle probe against the loopback collector at URL\n(10 events delivered, then S seconds idle), printing\nidle_wakeups_per_s, idle_cpu_ms_per_min and threads_idle;\nthe bench runs it in a fresh child process."),
+            .value("idle-window", "S", "Seconds of idle the probe measures (default 10)."),
         ],
         brief: "Measures send cost, ingest, delivery, memory, store size, reopen time.")
 
@@ -40,6 +42,14 @@ enum BenchCommand {
         defer { try? FileManager.default.removeItem(at: directory) }
         if options.has("peer-workload") {
             say("\(PeerWorkload.key) \(try await PeerWorkload.run(directory: directory))")
+            return 0
+        }
+        if let probe = options.value("idle-probe") {
+            guard let url = URL(string: probe), url.scheme == "http", url.host?.hasPrefix("127.") == true else {
+                throw UsageError("--idle-probe takes a loopback collector's URL (http://127.x.x.x:PORT), got '\(probe)'")
+            }
+            let window = try options.seconds("idle-window", default: IdlePhase.window)
+            say(IdlePhase.lines(try await IdlePhase.run(collector: url, directory: directory, window: window)))
             return 0
         }
         let progress = ProgressPrinter(enabled: ProgressPrinter.isEnabled(options)) { status, elapsed in

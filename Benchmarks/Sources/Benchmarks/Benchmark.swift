@@ -193,6 +193,10 @@ public struct Benchmark {
         let peaks = try (0..<3).map { _ in try PeerWorkload.measureInChild() }.sorted()
         result.add(PeerWorkload.key, peaks[1], unit: "MB", target: "< \(PeerWorkload.peerPeakMegabytes) (quoted peer; median of 3)")
         result.add(PeerWorkload.key + "_max", peaks[2], unit: "MB", target: "(highest of the 3)")
+
+        // 7. Idle cost, in a fresh child process delivering to this collector (see IdlePhase).
+        progress?("idle (child process, \(Int(IdlePhase.window)) s)")
+        try IdlePhase.add(to: &result, collector: collector.baseURL)
         return result
     }
 }

@@ -57,7 +57,7 @@ public enum PeerWorkload {
     }
 
     /// This executable: `/proc/self/exe` on Linux, else the path it was started with.
-    private static var executablePath: String {
+    static var executablePath: String {
         #if os(Linux)
         if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return resolved }
         #endif
