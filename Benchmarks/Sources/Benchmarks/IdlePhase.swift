@@ -131,7 +131,11 @@ public enum IdlePhase {
 
         static func now() -> Usage {
             var usage = rusage()
+            #if os(Linux)
+            _ = getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+            #else
             _ = getrusage(RUSAGE_SELF, &usage)
+            #endif
             let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
             let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
             return Usage(switches: usage.ru_nvcsw + usage.ru_nivcsw, cpuSeconds: user + system)
