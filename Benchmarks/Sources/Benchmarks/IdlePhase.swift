@@ -11,27 +11,22 @@ import Workload
 /// bench's own collector, sampler and earlier phases do not count: the child starts
 /// ``Analytics`` with the command line's default configuration and a Segment destination at the
 /// parent's loopback collector, sends the events through `analytics.reporter(for:)`, drains until
-/// all are delivered, then measures the window and prints one `key value` line per figure.
+/// all are delivered, then measures the window at once and prints one `key value` line per figure.
 ///
 /// - `idle_wakeups_per_s`: the process's context switches in the window (`getrusage`,
-///   `ru_nvcsw + ru_nivcsw`, every thread on Linux), per second.
+///   `ru_nvcsw + ru_nivcsw`, every thread on Linux), per second. Split by thread (see
+///   ``ThreadSwitches``) into `_platform_timer` (libdispatch's once-a-second pool monitor, in
+///   every Linux process that uses Swift concurrency; none on Apple platforms), `_retiring`
+///   (libdispatch ending the worker threads left idle 5 s after the delivery: once, not
+///   periodic) and `_steady` (every thread that stays: what recurs while idle).
 /// - `idle_cpu_ms_per_min`: user and system CPU time in the window, scaled to a minute.
 /// - `threads_idle`: the threads the library keeps while idle: the process's threads
-///   (`/proc/self/task`) at the end of the window minus those before `Analytics` was created.
+///   (`/proc/self/task`) at the end of the window minus those before `Analytics` was created
+///   (the child's main thread and Swift's pool, started by then, are not counted).
 ///
 /// Linux only: on Apple platforms `getrusage` does not count context switches and the thread
 /// count needs `task_threads`, so the bench leaves these figures out there.
 public enum IdlePhase {
-    /// The figures one probe prints.
-    public struct Figures: Sendable, Equatable {
-        /// Context switches per second in the window.
-        public var wakeupsPerSecond: Double
-        /// CPU milliseconds in the window, scaled to a minute.
-        public var cpuMillisecondsPerMinute: Double
-        /// Threads at the end of the window minus threads before the runtime was created.
-        public var threads: Double
-    }
-
     /// Events sent and delivered before the window.
     static let events = 10
     /// Seconds of idle the bench measures.
@@ -42,14 +37,16 @@ public enum IdlePhase {
     static let peerCPUMillisecondsPerMinute = 5.8
     static let peerThreads = 9
     /// The keys, in the order printed.
-    public static let wakeupsKey = "idle_wakeups_per_s"
-    public static let cpuKey = "idle_cpu_ms_per_min"
-    public static let threadsKey = "threads_idle"
+    public static let keys = [
+        "idle_wakeups_per_s", "idle_wakeups_per_s_platform_timer", "idle_wakeups_per_s_retiring", "idle_wakeups_per_s_steady",
+        "idle_cpu_ms_per_min", "threads_idle",
+    ]
 
     /// Runs the probe in this process against the collector at `collector`, on a store in
     /// `directory`, measuring `window` seconds of idle.
+    /// - Returns: the figures by key (see ``keys``).
     /// - Throws: ``BenchError`` when the store did not open or an event was not delivered.
-    public static func run(collector: URL, directory: URL, window: TimeInterval = window) async throws -> Figures {
+    public static func run(collector: URL, directory: URL, window: TimeInterval = window) async throws -> [String: Double] {
         let threadsBefore = threadCount()
         var configuration = AnalyticsConfiguration.commandLine(storePath: directory.appendingPathComponent("idle.sqlite").path)
         configuration.destination = .segment(endpoint: collector, writeKey: "bench-write-key")
@@ -62,28 +59,36 @@ public enum IdlePhase {
             throw BenchError("idle probe: \(analytics.counters.delivered) of \(events) delivered: \(drained.report.lastError ?? "no error")")
         }
         let before = Usage.now()
-        // A blocked wait: the probe's own thread sleeps through the window.
+        let threadsAtStart = ThreadSwitches.now()
+        // A blocked wait: the probe's own task is suspended through the window.
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             DispatchQueue.global().asyncAfter(deadline: .now() + window) { continuation.resume() }
         }
         let after = Usage.now()
+        let threadsAtEnd = ThreadSwitches.now()
         let threads = threadCount() - threadsBefore
         await analytics.close()
         // The probe's own wait costs a wake-up or two: counted, not subtracted.
-        return Figures(
-            wakeupsPerSecond: Double(after.switches - before.switches) / window,
-            cpuMillisecondsPerMinute: (after.cpuSeconds - before.cpuSeconds) * 1000 * 60 / window,
-            threads: Double(threads))
+        let total = after.switches - before.switches
+        let split = ThreadSwitches.split(total: total, start: threadsAtStart, end: threadsAtEnd)
+        return [
+            "idle_wakeups_per_s": Double(total) / window,
+            "idle_wakeups_per_s_platform_timer": Double(split.platformTimer) / window,
+            "idle_wakeups_per_s_retiring": Double(split.retiring) / window,
+            "idle_wakeups_per_s_steady": Double(split.others) / window,
+            "idle_cpu_ms_per_min": (after.cpuSeconds - before.cpuSeconds) * 1000 * 60 / window,
+            "threads_idle": Double(threads),
+        ]
     }
 
     /// The lines the child prints: `key value`, one per figure.
-    public static func lines(_ figures: Figures) -> String {
-        "\(wakeupsKey) \(figures.wakeupsPerSecond)\n\(cpuKey) \(figures.cpuMillisecondsPerMinute)\n\(threadsKey) \(figures.threads)"
+    public static func lines(_ figures: [String: Double]) -> String {
+        keys.map { "\($0) \(figures[$0] ?? .nan)" }.joined(separator: "\n")
     }
 
     /// Runs `executable bench --idle-probe URL --idle-window S` as a child process and returns what it printed.
     /// - Parameter executable: the demo; this executable when nil.
-    public static func measureInChild(collector: URL, window: TimeInterval = window, executable: URL? = nil) throws -> Figures {
+    public static func measureInChild(collector: URL, window: TimeInterval = window, executable: URL? = nil) throws -> [String: Double] {
         let child = Process()
         child.executableURL = executable ?? URL(fileURLWithPath: PeerWorkload.executablePath)
         child.arguments = ["bench", "--idle-probe", collector.absoluteString, "--idle-window", String(window)]
@@ -93,25 +98,29 @@ public enum IdlePhase {
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         child.waitUntilExit()
         guard child.terminationStatus == 0 else { throw BenchError("the idle probe exited with status \(child.terminationStatus)") }
-        func value(_ key: String) throws -> Double {
+        var figures: [String: Double] = [:]
+        for key in keys {
             let line = text.split(separator: "\n").first { $0.hasPrefix(key + " ") }
             guard let value = line.flatMap({ Double($0.dropFirst(key.count + 1)) }) else {
                 throw BenchError("the idle probe printed no \(key): \(text)")
             }
-            return value
+            figures[key] = value
         }
-        return Figures(wakeupsPerSecond: try value(wakeupsKey), cpuMillisecondsPerMinute: try value(cpuKey), threads: try value(threadsKey))
+        return figures
     }
 
     /// Adds the figures of one child probe against `collector` to `result` (Linux only).
     static func add(to result: inout BenchResult, collector: URL) throws {
         #if os(Linux)
         let figures = try measureInChild(collector: collector)
-        result.add(wakeupsKey, (figures.wakeupsPerSecond * 100).rounded() / 100, unit: "/s",
-                   target: "≤ 0.2 (Segment \(peerWakeupsPerSecond))")
-        result.add(cpuKey, (figures.cpuMillisecondsPerMinute * 100).rounded() / 100, unit: "ms",
-                   target: "(Segment \(peerCPUMillisecondsPerMinute))")
-        result.add(threadsKey, figures.threads, unit: "threads", target: "≤ 3 (Segment \(peerThreads))")
+        func rounded(_ key: String) -> Double { ((figures[key] ?? .nan) * 100).rounded() / 100 }
+        result.add("idle_wakeups_per_s", rounded("idle_wakeups_per_s"), unit: "/s", target: "≤ 0.2 (Segment \(peerWakeupsPerSecond))")
+        result.add("idle_wakeups_per_s_platform_timer", rounded("idle_wakeups_per_s_platform_timer"), unit: "/s",
+                   target: "(libdispatch's pool monitor, Linux)")
+        result.add("idle_wakeups_per_s_retiring", rounded("idle_wakeups_per_s_retiring"), unit: "/s", target: "(idle workers ending, once)")
+        result.add("idle_wakeups_per_s_steady", rounded("idle_wakeups_per_s_steady"), unit: "/s", target: "≤ 0.2 (threads that stay)")
+        result.add("idle_cpu_ms_per_min", rounded("idle_cpu_ms_per_min"), unit: "ms", target: "(Segment \(peerCPUMillisecondsPerMinute))")
+        result.add("threads_idle", figures["threads_idle"] ?? .nan, unit: "threads", target: "≤ 3 (Segment \(peerThreads))")
         #endif
     }
 
