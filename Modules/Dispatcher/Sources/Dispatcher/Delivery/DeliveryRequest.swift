@@ -17,4 +17,12 @@ enum DeliveryRequest: Sendable, Equatable {
     /// A caller made this many events deliverable (requeued, released from a consent hold, or
     /// pending when it asked).
     case caller(events: Int)
+
+    /// Whether the request reports events pending delivery (which arm the flush-interval timer).
+    var reportsPendingEvents: Bool {
+        switch self {
+        case .committed(let count), .replayed(let count), .opened(pending: let count), .caller(events: let count): count > 0
+        case .timer, .lifecycle: false
+        }
+    }
 }

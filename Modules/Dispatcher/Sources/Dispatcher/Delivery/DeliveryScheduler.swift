@@ -14,7 +14,10 @@ import Tracking
 ///
 /// Waiting costs nothing: the flush interval and retry waits are ``LibraryTimer``s (no thread,
 /// no CPU, and no need for a free thread of Swift's cooperative pool); rounds are ordinary
-/// tasks whose blocking store calls run on the worker's ``BlockingQueue``.
+/// tasks whose blocking store calls run on the worker's ``BlockingQueue``. The flush-interval
+/// timer is armed only while events are pending: by a request that reports some (committed,
+/// replayed, opened with a backlog, made deliverable by a caller), and disarmed by a round that
+/// drains with none left, none waiting for a retry and none reported since it began.
 final class DeliveryScheduler: Sendable {
     private struct State: Sendable {
         var demand: DeliveryDemand
@@ -27,11 +30,15 @@ final class DeliveryScheduler: Sendable {
         var closed = false
         var retryTimer: LibraryTimer?
         var intervalTimer: LibraryTimer?
+        /// Counts the requests that reported pending events: a round that began before the
+        /// last one may not have seen its events, and leaves the interval timer armed.
+        var pendingReports = 0
     }
 
     private let state: LockedValue<State>
     private let worker: DeliveryWorker
     private let roundBudget: TimeInterval
+    private let flushInterval: TimeInterval
     private let onReport: @Sendable (DeliveryReport) -> Void
 
     /// Creates a scheduler.
@@ -46,13 +53,8 @@ final class DeliveryScheduler: Sendable {
         self.worker = worker
         self.roundBudget = roundBudget
         self.onReport = onReport
+        self.flushInterval = flushInterval.isFinite ? max(0, flushInterval) : 0
         state = LockedValue(State(demand: demand))
-        if flushInterval > 0 {
-            let box = WeakBox<DeliveryScheduler>()
-            let timer = LibraryTimer(after: flushInterval, repeating: flushInterval) { box.value?.request(.timer) }
-            state.withLock { $0.intervalTimer = timer }
-            box.value = self
-        }
     }
 
     /// Asks for a round for `reason`; returns at once. The round starts unless the reason does
@@ -61,6 +63,7 @@ final class DeliveryScheduler: Sendable {
     /// - Returns: whether `reason` called for a round.
     @discardableResult
     func request(_ reason: DeliveryRequest) -> Bool {
+        if reason.reportsPendingEvents { armIntervalTimer() }
         let (wanted, start): (Bool, Bool) = state.withLock {
             if case .lifecycle(let event) = reason, event == .reachable || event == .unreachable {
                 $0.reachable = event == .reachable
@@ -94,8 +97,10 @@ final class DeliveryScheduler: Sendable {
         if let pausedReport { return pausedReport }
         // An explicit round does not wait for the retry policy's backoff (the collector's
         // Retry-After still applies).
+        let reported = state.withLock { $0.pendingReports }
         let report = await worker.deliverAvailable(deadline: deadline, ignoringBackoff: true)
         pauseIfRefused(report)
+        disarmIntervalTimerIfSettled(report, pendingReportsBefore: reported)
         return report
     }
 
@@ -145,26 +150,28 @@ final class DeliveryScheduler: Sendable {
 
     /// Stops the timers; no round starts afterwards.
     func cancelTimers() {
-        let timers = state.withLock {
-            $0.closed = true
-            return [$0.retryTimer, $0.intervalTimer]
+        let timers = state.withLock { state in
+            state.closed = true
+            defer { (state.retryTimer, state.intervalTimer) = (nil, nil) }
+            return [state.retryTimer, state.intervalTimer]
         }
         timers.forEach { $0?.cancel() }
     }
 
     private func pump() async {
         while true {
-            let go: Bool = state.withLock {
+            let go: Int? = state.withLock {
                 guard $0.requested, !$0.paused, $0.reachable, !$0.closed else {
                     $0.running = false
-                    return false
+                    return nil
                 }
                 $0.requested = false
-                return true
+                return $0.pendingReports
             }
-            guard go else { return }
+            guard let reported = go else { return }
             let report = await worker.deliverAvailable(deadline: Date().addingTimeInterval(roundBudget))
             pauseIfRefused(report)
+            disarmIntervalTimerIfSettled(report, pendingReportsBefore: reported)
             onReport(report)
             if report.stopReason == .backingOff || report.stopReason == .queueError {
                 scheduleRetry(at: report.earliestNextAttempt ?? Date().addingTimeInterval(5))
@@ -175,6 +182,40 @@ final class DeliveryScheduler: Sendable {
             // A round cut short (deadline, or stopped by `pause`) is owed a continuation.
             if report.stopReason == .deadline || report.stopReason == .stopped { state.withLock { $0.requested = true } }
         }
+    }
+
+    /// Whether the flush-interval timer is armed (only while events are pending).
+    var isIntervalTimerArmed: Bool { state.withLock { $0.intervalTimer != nil } }
+
+    /// Arms the flush-interval timer unless it is armed, there is none, or this closed; it first
+    /// fires a whole interval from now. Counts the report either way.
+    private func armIntervalTimer() {
+        let arm = state.withLock {
+            $0.pendingReports &+= 1
+            return flushInterval > 0 && $0.intervalTimer == nil && !$0.closed
+        }
+        guard arm else { return }
+        let box = WeakBox<DeliveryScheduler>()
+        box.value = self
+        let timer = LibraryTimer(after: flushInterval, repeating: flushInterval) { box.value?.request(.timer) }
+        let installed = state.withLock {
+            guard $0.intervalTimer == nil, !$0.closed else { return false }
+            $0.intervalTimer = timer
+            return true
+        }
+        if !installed { timer.cancel() }
+    }
+
+    /// Disarms the flush-interval timer after a round that left nothing for it: it drained, no
+    /// event waits for a retry, and no request reported pending events since the round began.
+    private func disarmIntervalTimerIfSettled(_ report: DeliveryReport, pendingReportsBefore: Int) {
+        guard report.stopReason == .drained, report.earliestNextAttempt == nil else { return }
+        let timer: LibraryTimer? = state.withLock { state in
+            guard state.pendingReports == pendingReportsBefore else { return nil }
+            defer { state.intervalTimer = nil }
+            return state.intervalTimer
+        }
+        timer?.cancel()
     }
 
     /// Runs a round at `date`, but never later than the retry policy's longest wait from now.
