@@ -18,6 +18,8 @@ extension IngestWriter {
         var lastReport: (text: String, time: Date)?
         /// When the files were last checked (``IngestWriter/checkFiles(force:)``), in ``CoarseClock`` seconds.
         var lastFileCheck: TimeInterval = 0
+        /// How many times the writer woke from waiting with nothing to read (tests: idle costs nothing).
+        var idleWakeUps = 0
     }
 
     /// Where the writer reads the journal next, and the group it read but has not committed yet.

@@ -153,7 +153,10 @@ final class IngestWriter: Sendable {
             case .idle:
                 if state.withLock({ $0.stopping }) { break loop }
                 journal.maintainPagesInBackground(consumed: cursor.position, force: true)
-                journal.waitForRecords(after: cursor.position, timeout: 1)
+                // Idle costs nothing: asleep until an append, a wait for persistence or close
+                // wakes it. The files are checked on the way (see `checkFiles`), not on a clock.
+                journal.waitForRecords(after: cursor.position, timeout: nil)
+                state.withLock { $0.idleWakeUps += 1 }
             case .failed:
                 // Retried after `retryDelay`, or once more at once when asked to stop.
                 if state.withLock({ $0.stopping }) { break loop }

@@ -109,17 +109,18 @@ extension EventJournal {
 
     /// Waits until records exist after `position` and have had ``lingerInterval`` to gather (or
     /// ``wakeThreshold`` of them are waiting), the timeout passes, or ``wakeConsumer()`` is called.
+    /// - Parameter timeout: the longest wait; nil sleeps until a record or a wake-up, however long.
     /// - Returns: whether records are available.
     @discardableResult
-    func waitForRecords(after position: JournalPosition, timeout: TimeInterval) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
+    func waitForRecords(after position: JournalPosition, timeout: TimeInterval?) -> Bool {
+        let deadline = timeout.map { Date(timeIntervalSinceNow: $0) }
         state.withLock { $0.lingerBase = $0.appended }
         // Asleep until the first record: the append that writes it marks the consumer running and wakes it.
         while state.withLock({ $0.beginWait(as: .sleeping, if: !$0.hasRecords(after: position)) }) {
             guard state.wait(until: { $0.consumer != .sleeping || $0.wakeRequested || $0.isClosed }, deadline: deadline) else { break }
         }
         // Then linger, so that one group commit takes the records arriving meanwhile.
-        let lingerEnd = min(deadline, Date(timeIntervalSinceNow: lingerInterval))
+        let lingerEnd = min(deadline ?? .distantFuture, Date(timeIntervalSinceNow: lingerInterval))
         while state.withLock({ $0.beginWait(as: .lingering, if: $0.hasRecords(after: position) && !$0.manyWaiting()) }) {
             guard state.wait(until: { $0.consumer != .lingering || $0.wakeRequested || $0.isClosed }, deadline: lingerEnd) else { break }
         }
