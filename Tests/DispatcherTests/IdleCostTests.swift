@@ -59,4 +59,13 @@ struct IdleCostTests {
         #expect(threads <= 3, "\(threads) threads kept while idle")
         #expect(server.requestCount >= 1, "the probe delivered to the collector")
     }
+
+    @Test("demo bench --idle-probe takes only a loopback collector")
+    func idleProbeRefusesOtherHosts() async throws {
+        for url in ["http://10.0.0.1:80", "https://127.0.0.1:8080", "not a url"] {
+            let probe = try DemoProcess(["bench", "--idle-probe", url])
+            #expect(await probe.wait(timeout: 30) == 2, "\(url): \(probe.standardError)")
+            #expect(probe.standardError.contains("loopback"), "\(url): \(probe.standardError)")
+        }
+    }
 }
