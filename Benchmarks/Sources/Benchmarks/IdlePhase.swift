@@ -58,8 +58,9 @@ public enum IdlePhase {
         guard analytics.counters.delivered == events, analytics.counters.store.pending == 0 else {
             throw BenchError("idle probe: \(analytics.counters.delivered) of \(events) delivered: \(drained.report.lastError ?? "no error")")
         }
-        let before = Usage.now()
+        // The per-thread reading first: its reads of /proc are not the window's CPU.
         let threadsAtStart = ThreadSwitches.now()
+        let before = Usage.now()
         // A blocked wait: the probe's own task is suspended through the window.
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             DispatchQueue.global().asyncAfter(deadline: .now() + window) { continuation.resume() }
