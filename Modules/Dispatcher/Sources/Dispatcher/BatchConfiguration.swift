@@ -23,7 +23,8 @@ public struct BatchConfiguration: Sendable, Equatable, Codable {
     /// The most events in one delivery request; reaching this many pending events also triggers
     /// a delivery. Default 100.
     public var deliverySize: Int
-    /// Seconds between timed deliveries; 0 turns the timer off. Default 30.
+    /// Seconds between timed deliveries while events are pending (the timer starts with the
+    /// first pending event and stops when a delivery leaves none); 0 turns the timer off. Default 30.
     public var flushInterval: TimeInterval
     /// How many first events of a run are delivered at once with ``BatchDispatchStrategy/initialEvents``. Default 3.
     public var initialEventsCount: Int
