@@ -184,6 +184,9 @@ final class DeliveryScheduler: Sendable {
         }
     }
 
+    /// Whether a round runs or is about to (tests).
+    var isRunningRound: Bool { state.withLock { $0.running } }
+
     /// Whether the flush-interval timer is armed (only while events are pending).
     var isIntervalTimerArmed: Bool { state.withLock { $0.intervalTimer != nil } }
 
