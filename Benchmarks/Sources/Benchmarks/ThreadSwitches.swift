@@ -25,13 +25,20 @@ struct ThreadSwitches {
                 switches += Int(line.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "") ?? 0
             }
             reading.byThread[tid] = switches
-            let syscall = (try? String(contentsOfFile: "/proc/self/task/\(name)/syscall", encoding: .utf8)) ?? ""
-            if let number = syscall.split(separator: " ").first.flatMap({ Int($0) }), epollWaitNumbers.contains(number) {
-                reading.inEpollWait.insert(tid)
-            }
+        }
+        // The event thread may be awake for a moment (a timer it just handled): look again shortly.
+        for _ in 0..<20 where reading.inEpollWait.isEmpty {
+            reading.inEpollWait = Set(reading.byThread.keys.filter(isInEpollWait))
+            if reading.inEpollWait.isEmpty { usleep(1_000) }
         }
         #endif
         return reading
+    }
+
+    /// Whether thread `tid` of this process is blocked in `epoll_wait` now.
+    private static func isInEpollWait(_ tid: Int) -> Bool {
+        let syscall = (try? String(contentsOfFile: "/proc/self/task/\(tid)/syscall", encoding: .utf8)) ?? ""
+        return syscall.split(separator: " ").first.flatMap { Int($0) }.map(epollWaitNumbers.contains) ?? false
     }
 
     /// The system call numbers of `epoll_wait`, `epoll_pwait` and `epoll_pwait2`.
