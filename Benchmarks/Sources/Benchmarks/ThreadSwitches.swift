@@ -27,7 +27,7 @@ struct ThreadSwitches {
             reading.byThread[tid] = switches
         }
         // The event thread may be awake for a moment (a timer it just handled): look again shortly.
-        for _ in 0..<20 where reading.inEpollWait.isEmpty {
+        for _ in 0..<5 where reading.inEpollWait.isEmpty {
             reading.inEpollWait = Set(reading.byThread.keys.filter(isInEpollWait))
             if reading.inEpollWait.isEmpty { usleep(1_000) }
         }
