@@ -35,6 +35,8 @@ public final class Analytics: Sendable {
     let gate: StartGate
     let plugins: [any EventReporterPlugin]
     let bridge: ConsentBridge
+    /// Fired when the store opened, if it was not open at start; runs ``completeStart``.
+    let started: StartSignal
     /// Sends the runtime's own `identify` and `screen` calls.
     private let callReporter: EventReporter<RuntimeCall>
     let watchers: Watchers
@@ -94,7 +96,7 @@ public final class Analytics: Sendable {
         let location = StoreLocation.current
         let storePath = location.resolve(configuration.storePath, on: .current)
         let opened = StartSignal()
-        let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
+        var dispatcherConfiguration = DispatcherConfiguration(
             storePath: storePath,
             destination: try configuration.destination.make(appID: configuration.appID),
             batch: configuration.batch,
@@ -105,13 +107,18 @@ public final class Analytics: Sendable {
             onDiagnostic: { problem in
                 diagnostics.record(problem.area == .storage ? .storage : .delivery, code: problem.area.rawValue, message: problem.message)
                 if problem.area == .storage { opened.fire() }
-            }))
+            })
+        // The store opens off the caller's thread; events wait in the gate meanwhile.
+        dispatcherConfiguration.opensStorageInBackground = true
+        let dispatcher = try Dispatcher(configuration: dispatcherConfiguration)
         self.dispatcher = dispatcher
-        if let problem = location.excludeFromBackup() { diagnostics.record(.storage, code: "backup", message: problem) }
-        let waiting = dispatcher.storage != .available && dispatcher.isWaitingForProtectedData
-        guard dispatcher.storage == .available || waiting else {
+        started = opened
+        let storage = dispatcher.storage
+        let protected = storage != .available && storage != .opening && dispatcher.isWaitingForProtectedData
+        let waiting = storage == .opening || protected
+        guard storage == .available || waiting else {
             let reason: String
-            if case .unavailable(let why) = dispatcher.storage {
+            if case .unavailable(let why) = storage {
                 // The Dispatcher's reason names the store already; say it once.
                 let prefix = "cannot open store \(storePath): "
                 reason = why.hasPrefix(prefix) ? String(why.dropFirst(prefix.count)) : why
@@ -121,6 +128,7 @@ public final class Analytics: Sendable {
             Task { [dispatcher] in await dispatcher.close(timeout: 1) }
             throw StoreError.cannotOpen(path: storePath, reason: reason, errno: nil)
         }
+        if !waiting, let problem = location.excludeFromBackup() { diagnostics.record(.storage, code: "backup", message: problem) }
         // Locale and time-zone changes are followed with the app's other notifications.
         let currentDevice = configuration.lifecycle.observeNotifications
             ? CurrentDeviceInfo(initial: device, center: platform.notifications) : nil
@@ -130,7 +138,7 @@ public final class Analytics: Sendable {
             redactionKeyPath: StackRecipe.redactionKeyPath(of: storePath))
         let provisional = waiting ? ProvisionalIdentityStore() : nil
         gate = StartGate(stack: recipe.make(store: provisional ?? Self.identityStore(of: dispatcher), readingKey: !waiting),
-                         waiting: waiting, capacity: configuration.batch.overflowQueueSize)
+                         waiting: waiting, capacity: configuration.batch.overflowQueueSize, waitsForRoom: waiting && !protected)
         self.plugins = plugins + [dispatcher]
         callReporter = EventReporter(plugins: self.plugins, processors: waiting ? [gate] : gate.stack.processors)
         bridge = ConsentBridge(dispatcher: dispatcher, diagnostics: diagnostics)
@@ -140,11 +148,20 @@ public final class Analytics: Sendable {
         backgroundDrain = BackgroundDrain(provider: platform.backgroundTime)
         startWatching()
         if let provisional {
-            diagnostics.record(.storage, code: "protected_data", message: "the store cannot be read before the first unlock; events wait (up to \(gate.capacity)) and the identity is read when it opens")
+            if protected {
+                diagnostics.record(.storage, code: "protected_data", message: "the store cannot be read before the first unlock; events wait (up to \(gate.capacity)) and the identity is read when it opens")
+            }
             opened.set(when: { [weak dispatcher] in dispatcher?.storage == .available }) { [weak self] in
-                self?.completeStart(recipe: recipe, provisional: provisional, location: location)
+                self?.completeStart(recipe: recipe, provisional: provisional, location: location, protected: protected)
             }
             opened.fire()
+            if !protected {
+                Task { [weak dispatcher, gate] in
+                    // A store that did not open is retried: senders stop waiting for room meanwhile.
+                    if await dispatcher?.storageReady() != .available { gate.stopWaitingForRoom() }
+                    opened.fire()
+                }
+            }
         }
     }
 
@@ -158,11 +175,19 @@ public final class Analytics: Sendable {
 
     // MARK: - Identity
 
-    /// The logged-in user's id, or `nil`.
-    public var userID: String? { quality.identity.userID }
+    /// The logged-in user's id, or `nil`. Read while the store is being opened at start, it
+    /// waits for it (see ``ready()``).
+    public var userID: String? {
+        awaitStart()
+        return quality.identity.userID
+    }
 
-    /// The id of this installation: Segment's `anonymousId`, Snowplow's `duid`.
-    public var installationID: UUID { quality.identity.installationID }
+    /// The id of this installation: Segment's `anonymousId`, Snowplow's `duid`. Read while the
+    /// store is being opened at start, it waits for it (see ``ready()``).
+    public var installationID: UUID {
+        awaitStart()
+        return quality.identity.installationID
+    }
 
     /// Logs a user in: every later event carries the user id.
     public func logIn(userID: String) { quality.identity.logIn(userID: userID) }
@@ -198,6 +223,7 @@ public final class Analytics: Sendable {
     /// itself (a full batch, the flush interval, the lifecycle moments of the strategy).
     @discardableResult
     public func drain(timeout: TimeInterval = 60) async -> DrainResult {
+        await ready()
         _ = await bridge.settle()
         return await dispatcher.drain(timeout: timeout)
     }
@@ -237,6 +263,8 @@ public final class Analytics: Sendable {
     /// tries a last delivery within `timeout`, and closes the store. Events sent afterwards are
     /// refused and counted.
     public func close(timeout: TimeInterval = 10) async {
+        // The events waiting for the store being opened go through the stages first.
+        await ready()
         watchers.stop()
         backgroundDrain.stop()
         _ = await bridge.settle()
