@@ -3,6 +3,10 @@ import Tracking
 
 // Opening the storage on a queue of the Dispatcher's own (``DispatcherConfiguration/opensStorageInBackground``).
 extension Dispatcher {
+    /// Test seam: run on the opening queue just before a store opened in the background is
+    /// opened, with the value set when the Dispatcher was made (a test holds the opening there).
+    @TaskLocal static var beforeBackgroundOpen: (@Sendable () -> Void)?
+
     /// Claims the store at once (refusing what `init` refuses), then opens it on ``reopenQueue``:
     /// ``storage`` is ``StorageState/opening`` until that ends. A claim that fails for another
     /// reason (protected data before the first unlock, a folder that cannot be made) is reported
@@ -20,7 +24,9 @@ extension Dispatcher {
             return
         }
         state.withLock { $0.storage = .opening }
+        let hold = Self.beforeBackgroundOpen
         reopenQueue.start { [self] in
+            hold?()
             let opened = (try? openBackend(claim: claim)) == true
             if !opened, !isClosed { scheduleReopen() }
         }
