@@ -40,13 +40,13 @@ extension Analytics {
     /// Finishes a start made before the store could be read, once it opened: what the app
     /// changed meanwhile is written to the store, the real stack is built over it (reading the
     /// stored identity, session and privacy state), and the waiting events go through it.
-    func completeStart(recipe: StackRecipe, provisional: ProvisionalIdentityStore, location: StoreLocation, protected: Bool) {
+    func completeStart(recipe: StackRecipe, provisional: ProvisionalIdentityStore, location: StoreLocation?, protected: Bool) {
         let store = Self.identityStore(of: dispatcher)
         let diagnostics = recipe.diagnostics
         for problem in provisional.replay(onto: store) {
             diagnostics.record(.storage, code: "identity_provisional", message: problem)
         }
-        if let problem = location.excludeFromBackup() { diagnostics.record(.storage, code: "backup", message: problem) }
+        if let problem = (location ?? .current).excludeFromBackup() { diagnostics.record(.storage, code: "backup", message: problem) }
         let stack = recipe.make(store: store)
         watchPrivacy(of: stack)
         let plugins = self.plugins

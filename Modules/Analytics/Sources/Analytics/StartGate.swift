@@ -13,7 +13,8 @@ import Tracking
 /// store at start uses the stack's stages directly, without this one.
 final class StartGate: EventProcessor {
     private struct State {
-        var current: DataQualityStack
+        /// The stack in use; `nil` until first asked for while waiting (see ``stack``).
+        var current: DataQualityStack?
         var waiting: [TrackedEvent] = []
         var phase: Phase
         var refused = 0
@@ -31,11 +32,17 @@ final class StartGate: EventProcessor {
     /// The longest a sender waits for room (see `waitsForRoom`) before its event is refused.
     static let roomTimeout: TimeInterval = 10
 
-    /// A gate over `stack`: keeping events waiting, or open.
+    /// Makes the stack in use while waiting, the first time it is asked for.
+    private let makeStack: @Sendable () -> DataQualityStack
+
+    /// A gate over `stack`, keeping events waiting or open. While waiting, the stack (a
+    /// provisional one) is made by `stack` the first time it is asked for, under the gate's lock,
+    /// so that a start where the app only sends never pays for it.
     /// - Parameter waitsForRoom: a sender finding it full waits (at most ``roomTimeout``) until
     ///   the store opens, instead of having its event refused: for a store being opened now.
-    init(stack: DataQualityStack, waiting: Bool, capacity: Int, waitsForRoom: Bool = false) {
-        state = LockedValue(State(current: stack, phase: waiting ? .waiting : .open, waitsForRoom: waitsForRoom))
+    init(stack: @escaping @Sendable () -> DataQualityStack, waiting: Bool, capacity: Int, waitsForRoom: Bool = false) {
+        state = LockedValue(State(current: waiting ? nil : stack(), phase: waiting ? .waiting : .open, waitsForRoom: waitsForRoom))
+        makeStack = stack
         self.capacity = max(0, capacity)
     }
 
@@ -44,8 +51,15 @@ final class StartGate: EventProcessor {
         state.withLockWakingWaiters { $0.waitsForRoom = false }
     }
 
-    /// The stack in use: the provisional one while waiting.
-    var stack: DataQualityStack { state.withLock { $0.current } }
+    /// The stack in use: the provisional one while waiting, made now if it was not yet.
+    var stack: DataQualityStack {
+        state.withLock { state in
+            if let current = state.current { return current }
+            let made = makeStack()
+            state.current = made
+            return made
+        }
+    }
 
     /// Whether events go through the real stack's stages now.
     var isOpen: Bool { state.withLock { $0.phase == .open } }
@@ -60,8 +74,8 @@ final class StartGate: EventProcessor {
         var stages: [any EventProcessor]?
         while true {
             let full = state.withLock { state -> Bool in
-                if state.phase == .open {
-                    stages = state.current.processors
+                if state.phase == .open, let current = state.current {
+                    stages = current.processors
                     return false
                 }
                 if state.waiting.count < capacity {
