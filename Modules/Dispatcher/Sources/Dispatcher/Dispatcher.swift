@@ -69,6 +69,10 @@ public final class Dispatcher: EventReporterPlugin, Sendable {
     /// is retried every ``DispatcherConfiguration/storageRetryInterval`` seconds, or at once by
     /// ``retryOpeningStorage()``.
     ///
+    /// With ``DispatcherConfiguration/opensStorageInBackground``, `init` only claims the store
+    /// (refusing what is listed below) and opens it on a queue of its own: ``storage`` is
+    /// ``StorageState/opening`` until then, and ``storageReady()`` waits for it.
+    ///
     /// One store has one writer: when another process (an app extension, a second run) has the
     /// store open, this Dispatcher is refused at once rather than sharing it, because two writers
     /// would replay, count and claim the same rows. Give each process its own store path.
