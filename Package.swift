@@ -57,7 +57,7 @@ let package = Package(
         // MARK: The bench, in Benchmarks/ (a package of its own): its tests run here too
         .testTarget(
             name: "BenchmarksTests",
-            dependencies: [.product(name: "Benchmarks", package: "Benchmarks"), tracking, trackingTestKit],
+            dependencies: [.product(name: "Benchmarks", package: "Benchmarks"), tracking, trackingTestKit, dispatcher],
             path: "Benchmarks/Tests/BenchmarksTests",
             swiftSettings: strictSettings
         ),

@@ -14,7 +14,7 @@ enum BenchCommand {
     /// The options `bench` parses and its help lists.
     static let spec = CommandSpec(
         name: "bench",
-        synopsis: "[--quick] [--json] [--backlog N] [--sends N] [--progress] [--peer-workload] [--idle-probe URL [--idle-window S]]",
+        synopsis: "[--quick] [--json] [--backlog N] [--sends N] [--progress] [--peer-workload] [--startup-probe STORE] [--idle-probe URL [--idle-window S]]",
         summary: """
         Measures send cost, ingest, delivery, memory, store size and reopen time, with a
         plain-SQLite reference from the same run. Run it in release: swift run -c release demo bench.
@@ -27,6 +27,7 @@ enum BenchCommand {
             .value("sends", "N", "Sends timed, 1000 to 10000000 (default 200000)."),
             .flag("progress", "Report the phase on standard error once a second after 2 s\n(on by default when standard error is a terminal)."),
             .flag("peer-workload", "Only the peer workload (100000 tracks with 4 properties\nthrough Analytics to a store), printing peer_peak_rss_mb;\nthe bench runs it in a fresh child process."),
+            .value("startup-probe", "STORE", "Only the start-up probe on STORE: Analytics started and\none event sent, printing startup_ms; the bench runs it\nin fresh child processes."),
             .value("idle-probe", "URL", "Only the idle probe against the loopback collector at URL\n(10 events delivered, then S seconds idle), printing\nidle_wakeups_per_s, idle_cpu_ms_per_min and threads_idle;\nthe bench runs it in a fresh child process."),
             .value("idle-window", "S", "Seconds of idle the probe measures (default 10)."),
         ],
@@ -37,6 +38,10 @@ enum BenchCommand {
         let quick = options.has("quick")
         let backlog = try options.int("backlog", default: quick ? 20_000 : 1_000_000, in: 1_000...50_000_000)
         let sends = try options.int("sends", default: quick ? 10_000 : 200_000, in: 1_000...10_000_000)
+        if let store = options.value("startup-probe") {
+            say("startup_ms \(try await StartupPhase.probe(storePath: store))")
+            return 0
+        }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tracking-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -52,6 +52,7 @@ enum FlushCommand {
         let analytics: Analytics
         do {
             analytics = try Analytics(configuration: configuration)
+            try await analytics.requireStore()
         } catch StoreError.cannotOpen(_, let reason, _) {
             throw StoreFileRefusal("cannot flush \(path): \(reason)")
         }

@@ -72,6 +72,7 @@ enum GenerateCommand {
         configuration.lifecycle.drainOnTerminationSignals = options.has("drain-on-signal")
         configuration.lifecycle.drainTimeout = drainTimeout
         let analytics = try Analytics(configuration: configuration)
+        try await analytics.requireStore()
         let diagnosticsToken = analytics.diagnostics.observe { update in
             if case .issue(let issue) = update { printError("generate: \(issue.kind.rawValue): \(issue.message)") }
         }

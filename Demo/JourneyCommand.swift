@@ -46,6 +46,7 @@ enum JourneyCommand {
             configuration: configuration,
             plugins: options.has("quiet") ? [recorder] : [ConsoleReporter(), recorder],
             contract: configuration.contractPath == nil ? try DemoContract.load() : nil)
+        try await analytics.requireStore()
         let diagnosticsToken = analytics.diagnostics.observe { update in
             // Storage and delivery problems are printed; the stages' findings are flags on the events.
             if case .issue(let issue) = update, issue.kind == .storage || issue.kind == .delivery {

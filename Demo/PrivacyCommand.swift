@@ -45,6 +45,7 @@ enum PrivacyCommand {
         configuration.strategies = []
         configuration.consentCategories = [Promotion.category]
         let analytics = try Analytics(configuration: configuration)
+        try await analytics.requireStore()
         let promotion = analytics.reporter(for: Promotion.self)
         for index in 0..<count { promotion.send(name: .banner, action: .view, userData: ["note": .string("\(note)-\(index)")]) }
         _ = await analytics.drain(timeout: 60)

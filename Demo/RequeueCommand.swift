@@ -33,6 +33,7 @@ enum RequeueCommand {
         configuration.batch = AnalyticsConfiguration.unboundedBatch
         configuration.strategies = []
         let analytics = try Analytics(configuration: configuration)
+        try await analytics.requireStore()
         do {
             let requeued = try analytics.dispatcher.requeueRejected()
             say("requeue: \(requeued) rejected events are pending again (\(analytics.counters.store))")

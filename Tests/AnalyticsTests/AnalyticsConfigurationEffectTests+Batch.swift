@@ -16,6 +16,7 @@ extension AnalyticsConfigurationEffectTests {
         var configuration = fastConfiguration(directory, destination: segment(server))
         configuration.batch.deliverySize = 3
         let analytics = try Analytics(configuration: configuration)
+        await analytics.ready()
         let shop = analytics.reporter(for: Shop.self)
         shop.send(name: .view, action: .open, userData: ["i": 1])
         shop.send(name: .view, action: .open, userData: ["i": 2])
@@ -36,6 +37,7 @@ extension AnalyticsConfigurationEffectTests {
         var configuration = fastConfiguration(directory, destination: segment(server))
         configuration.batch.flushInterval = 0.2
         let analytics = try Analytics(configuration: configuration)
+        await analytics.ready()
         let id = try #require(analytics.reporter(for: Shop.self).send(name: .view, action: .open).first?.eventID)
         #expect(await eventually { segmentMessageIDs(server) == [text(id)] })
         await analytics.close()
@@ -47,6 +49,7 @@ extension AnalyticsConfigurationEffectTests {
         var configuration = fastConfiguration(directory)
         configuration.batch.maxQueueSize = 5
         let analytics = try Analytics(configuration: configuration)
+        await analytics.ready()
         let shop = analytics.reporter(for: Shop.self)
         let ids = (0..<8).compactMap { shop.send(name: .view, action: .open, userData: ["i": .int($0)]).first?.eventID }
         #expect(await analytics.drain(timeout: 30).persisted)
@@ -63,6 +66,7 @@ extension AnalyticsConfigurationEffectTests {
         var configuration = fastConfiguration(directory)
         configuration.batch.maxQueueBytes = 8192
         let analytics = try Analytics(configuration: configuration)
+        await analytics.ready()
         let shop = analytics.reporter(for: Shop.self)
         for index in 0..<30 { shop.send(name: .view, action: .open, userData: ["i": .int(index), "note": .string(String(repeating: "b", count: 400))]) }
         #expect(await analytics.drain(timeout: 30).persisted)
@@ -83,6 +87,7 @@ extension AnalyticsConfigurationEffectTests {
         configuration.strategies = [.reachabilityPings, .initialEvents]
         configuration.deliveredHistory = 12
         let analytics = try Analytics(configuration: configuration)
+        await analytics.ready()
         let dispatcherConfiguration = analytics.dispatcher.configuration
         #expect(dispatcherConfiguration.batch.overflowQueueSize == 17)
         #expect(dispatcherConfiguration.batch == configuration.batch)
@@ -102,6 +107,7 @@ extension AnalyticsConfigurationEffectTests {
         configuration.strategies = [.initialEvents]
         configuration.batch.initialEventsCount = 2
         let analytics = try Analytics(configuration: configuration)
+        await analytics.ready()
         let shop = analytics.reporter(for: Shop.self)
         shop.send(name: .view, action: .open, userData: ["i": 1])
         #expect(await eventually { segmentMessageIDs(server).count == 1 })

@@ -18,6 +18,7 @@ struct AnalyticsConfigurationEffectTests {
         let configuration = fastConfiguration(directory, store: "nested/folder/events.sqlite")
         let path = directory.file("nested/folder/events.sqlite").path
         let analytics = try Analytics(configuration: configuration)
+        await analytics.ready()
         #expect(analytics.dispatcher.store?.path == path)
         let id = try #require(analytics.reporter(for: Shop.self).send(name: .view, action: .open).first?.eventID)
         #expect(await analytics.drain(timeout: 30).persisted)
@@ -27,6 +28,7 @@ struct AnalyticsConfigurationEffectTests {
         await analytics.close()
 
         let again = try Analytics(configuration: configuration)
+        await again.ready()
         #expect(try again.records().map(\.id) == [id])
         await again.close()
     }
@@ -39,6 +41,7 @@ struct AnalyticsConfigurationEffectTests {
         var configuration = fastConfiguration(directory, destination: .snowplow(endpoint: server.baseURL))
         configuration.appID = "shop-ios"
         let analytics = try Analytics(configuration: configuration)
+        await analytics.ready()
         let id = try #require(analytics.reporter(for: Shop.self).send(name: .pay, action: .tap).first?.eventID)
         let report = await analytics.drain(timeout: 30).report
         #expect(report.delivered == 1)
@@ -56,6 +59,7 @@ struct AnalyticsConfigurationEffectTests {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         let analytics = try Analytics(configuration: fastConfiguration(directory, destination: segment(server)))
+        await analytics.ready()
         let shop = analytics.reporter(for: Shop.self)
         let ids = [shop.send(name: .view, action: .open), shop.send(name: .pay, action: .tap)].compactMap { $0.first?.eventID }
         let report = await analytics.drain(timeout: 30).report
@@ -75,6 +79,7 @@ struct AnalyticsConfigurationEffectTests {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         let analytics = try Analytics(configuration: fastConfiguration(directory, destination: segment(server, authentication: .body)))
+        await analytics.ready()
         let id = try #require(analytics.reporter(for: Shop.self).send(name: .view, action: .open).first?.eventID)
         #expect(await analytics.drain(timeout: 30).report.delivered == 1)
         let request = try #require(server.requests.first)
@@ -89,6 +94,7 @@ struct AnalyticsConfigurationEffectTests {
         let directory = try TemporaryDirectory(prefix: "analytics-effect-ndjson")
         let file = directory.file("out/events.ndjson")
         let analytics = try Analytics(configuration: fastConfiguration(directory, destination: .ndjson(file: file)))
+        await analytics.ready()
         let shop = analytics.reporter(for: Shop.self)
         let ids = (0..<3).compactMap { index in shop.send(name: .view, action: .open, userData: ["i": .int(index)]).first?.eventID }
         #expect(await analytics.drain(timeout: 30).report.delivered == 3)
@@ -103,6 +109,7 @@ struct AnalyticsConfigurationEffectTests {
     func noneDeliversNothing() async throws {
         let directory = try TemporaryDirectory(prefix: "analytics-effect-none")
         let analytics = try Analytics(configuration: fastConfiguration(directory))
+        await analytics.ready()
         #expect(analytics.dispatcher.configuration.destination == nil)
         let shop = analytics.reporter(for: Shop.self)
         shop.send(name: .view, action: .open)
@@ -123,6 +130,7 @@ struct AnalyticsConfigurationEffectTests {
             var configuration = fastConfiguration(directory, destination: segment(server))
             configuration.destination.maxBatchBytes = maxBatchBytes
             let analytics = try Analytics(configuration: configuration)
+            await analytics.ready()
             let shop = analytics.reporter(for: Shop.self)
             for index in 0..<12 { shop.send(name: .view, action: .open, userData: ["i": .int(index), "note": .string(String(repeating: "n", count: 300))]) }
             #expect(await analytics.drain(timeout: 30).report.delivered == 12)
@@ -145,6 +153,7 @@ struct AnalyticsConfigurationEffectTests {
         configuration.retry.maxAttempts = 3
         configuration.retry.jitter = .none
         let analytics = try Analytics(configuration: configuration)
+        await analytics.ready()
         let id = try #require(analytics.reporter(for: Shop.self).send(name: .pay, action: .tap).first?.eventID)
         for _ in 0..<10 where analytics.counters.rejected == 0 { _ = await analytics.drain(timeout: 5).report }
         #expect(analytics.counters.rejected == 1)
@@ -163,6 +172,7 @@ struct AnalyticsConfigurationEffectTests {
             let server = try LoopbackHTTPServer()
             defer { server.stop() }
             let first = try Analytics(configuration: fastConfiguration(directory))
+            await first.ready()
             let shop = first.reporter(for: Shop.self)
             let ids = [shop.send(name: .view, action: .open), shop.send(name: .pay, action: .tap)].compactMap { $0.first?.eventID }
             await first.close()
@@ -170,6 +180,7 @@ struct AnalyticsConfigurationEffectTests {
             var configuration = fastConfiguration(directory, destination: segment(server))
             configuration.strategies = boot ? [.boot] : [.willEnterForeground, .didEnterBackground, .reachabilityPings, .initialEvents]
             let second = try Analytics(configuration: configuration)
+            await second.ready()
             if boot {
                 #expect(await eventually { Set(segmentMessageIDs(server)) == Set(ids.map(text)) })
             } else {
@@ -194,6 +205,7 @@ struct AnalyticsConfigurationEffectTests {
             var configuration = fastConfiguration(directory, destination: segment(server))
             configuration.strategies = enabled ? strategy : BatchDispatchStrategy.all.subtracting([strategy, .boot, .initialEvents])
             let analytics = try Analytics(configuration: configuration)
+            await analytics.ready()
             let id = try #require(analytics.reporter(for: Shop.self).send(name: .view, action: .open).first?.eventID)
             #expect(await persisted(analytics, 1))
             await pause(0.1)
@@ -218,6 +230,7 @@ struct AnalyticsConfigurationEffectTests {
             var configuration = fastConfiguration(directory, destination: segment(server))
             configuration.deliveredHistory = history
             let analytics = try Analytics(configuration: configuration)
+            await analytics.ready()
             let shop = analytics.reporter(for: Shop.self)
             let ids = (0..<3).compactMap { shop.send(name: .view, action: .open, userData: ["i": .int($0)]).first?.eventID }
             #expect(await analytics.drain(timeout: 30).report.delivered == 3)

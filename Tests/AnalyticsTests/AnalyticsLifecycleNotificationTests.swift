@@ -31,6 +31,7 @@ struct AnalyticsLifecycleNotificationTests {
         configuration.lifecycle.observeNotifications = observe
         configuration.strategies = strategies
         let analytics = try Analytics(configuration: configuration)
+        await analytics.ready()
         let id = try #require(analytics.reporter(for: Shop.self).send(name: .view, action: .open).first?.eventID)
         #expect(await persisted(analytics, 1))
         return (analytics, id)

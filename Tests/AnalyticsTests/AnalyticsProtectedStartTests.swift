@@ -17,6 +17,7 @@ struct AnalyticsProtectedStartTests {
         var configuration = fastConfiguration(directory, destination: .ndjson(file: outbox), store: "data/events.sqlite")
         configuration.batch.overflowQueueSize = 100
         let first = try Analytics(configuration: configuration)
+        await first.ready()
         first.logIn(userID: "u-42")
         let installationID = first.installationID
         _ = first.reporter(for: Shop.self).send(name: .view, action: .open)

@@ -29,6 +29,7 @@ struct AnalyticsQualityEffectTests {
         let configuration = try AnalyticsConfiguration(contentsOf: file)
         let recorder = RecordingPlugin()
         let analytics = try Analytics(configuration: configuration, plugins: [recorder])
+        await analytics.ready()
         #expect(analytics.quality.validator != nil)
         let shop = analytics.reporter(for: Shop.self)
         let broken = try #require(shop.send(name: .pay, action: .tap).first?.eventID)
@@ -43,6 +44,7 @@ struct AnalyticsQualityEffectTests {
 
         // Without the contract, the same event is not flagged.
         let plain = try Analytics(configuration: fastConfiguration(directory, store: "plain.sqlite"))
+        await plain.ready()
         #expect(plain.quality.validator == nil)
         let id = try #require(plain.reporter(for: Shop.self).send(name: .pay, action: .tap).first?.eventID)
         #expect(await plain.drain(timeout: 5).persisted)
@@ -71,6 +73,7 @@ struct AnalyticsQualityEffectTests {
         var configuration = fastConfiguration(directory, destination: segment(server))
         configuration.consentCategories = [Promo.category]
         let analytics = try Analytics(configuration: configuration)
+        await analytics.ready()
         #expect(analytics.consent(for: Promo.category) == .pending)
         #expect(analytics.consent(for: Shop.category) == .notRequired)
         let promo = analytics.reporter(for: Promo.self)
@@ -95,6 +98,7 @@ struct AnalyticsQualityEffectTests {
         var configuration = fastConfiguration(directory)
         configuration.consentCategories = [Promo.category]
         let analytics = try Analytics(configuration: configuration)
+        await analytics.ready()
         let promo = analytics.reporter(for: Promo.self)
         promo.send(name: .shown, action: .banner, userData: ["i": 1])
         promo.send(name: .shown, action: .banner, userData: ["i": 2])
@@ -116,6 +120,7 @@ struct AnalyticsQualityEffectTests {
             configuration.redaction = .init(keys: ["email", "iban"], mode: mode)
             configuration.appID = appID
             let analytics = try Analytics(configuration: configuration)
+            await analytics.ready()
             analytics.reporter(for: Shop.self).send(
                 name: .signup, action: .tap,
                 userData: ["email": "ada@example.com", "iban": "DE00 1234", "password": "hunter2", "plan": "pro"])
@@ -151,6 +156,7 @@ struct AnalyticsQualityEffectTests {
             configuration.session.foregroundTimeout = timeout
             let recorder = RecordingPlugin()
             let analytics = try Analytics(configuration: configuration, plugins: [recorder])
+            await analytics.ready()
             #expect(analytics.quality.sessions.current.foregroundTimeout == timeout)
             let shop = analytics.reporter(for: Shop.self)
             shop.send(name: .view, action: .open, userData: ["i": 1])
@@ -175,6 +181,7 @@ struct AnalyticsQualityEffectTests {
             configuration.session.backgroundTimeout = timeout
             let recorder = RecordingPlugin()
             let analytics = try Analytics(configuration: configuration, plugins: [recorder])
+            await analytics.ready()
             #expect(analytics.quality.sessions.current.backgroundTimeout == timeout)
             #expect(analytics.quality.sessions.current.foregroundTimeout == 1800)
             let shop = analytics.reporter(for: Shop.self)
@@ -200,6 +207,7 @@ struct AnalyticsQualityEffectTests {
             var configuration = fastConfiguration(directory)
             configuration.duplicateWindow = window
             let analytics = try Analytics(configuration: configuration)
+            await analytics.ready()
             let shop = analytics.reporter(for: Shop.self)
             shop.send(name: .pay, action: .tap, userData: ["total": 3])
             let second = try #require(shop.send(name: .pay, action: .tap, userData: ["total": 3]).first?.eventID)
@@ -220,6 +228,7 @@ struct AnalyticsQualityEffectTests {
         configuration.diagnostics = .init(trackAsEvents: trackAsEvents, burst: burst, perMinute: perMinute)
         let recorder = RecordingPlugin()
         let analytics = try Analytics(configuration: configuration, plugins: [recorder])
+        await analytics.ready()
         let shop = analytics.reporter(for: Shop.self)
         for index in 0..<count {
             if index > 0, spacing > 0 { await pause(spacing) }

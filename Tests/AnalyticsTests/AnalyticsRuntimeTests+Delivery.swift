@@ -15,6 +15,7 @@ extension AnalyticsRuntimeTests {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         let analytics = try Analytics(configuration: fastConfiguration(directory, destination: segment(server)))
+        await analytics.ready()
         let shop = analytics.reporter(for: Shop.self)
         let ids = (0..<4).compactMap { shop.send(name: .view, action: .open, userData: ["i": .int($0)]).first?.eventID }
         let report = await analytics.drain(timeout: 5).report
@@ -30,6 +31,7 @@ extension AnalyticsRuntimeTests {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         let analytics = try Analytics(configuration: fastConfiguration(directory, destination: segment(server)))
+        await analytics.ready()
         let shop = analytics.reporter(for: Shop.self)
         let ids = (0..<4).compactMap { shop.send(name: .view, action: .open, userData: ["i": .int($0)]).first?.eventID }
         // No strategy, no flush interval, less than a batch: nothing is delivered by itself.
@@ -49,6 +51,7 @@ extension AnalyticsRuntimeTests {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         let analytics = try Analytics(configuration: fastConfiguration(directory, destination: segment(server)))
+        await analytics.ready()
         analytics.reporter(for: Shop.self).send(name: .view, action: .open)
         let result = await analytics.drain(timeout: 5)
         #expect(result.persisted && result.deliveryAttempted && !result.timedOut)
@@ -57,6 +60,7 @@ extension AnalyticsRuntimeTests {
         await analytics.close()
 
         let storeOnly = try Analytics(configuration: fastConfiguration(directory, store: "store-only.sqlite"))
+        await storeOnly.ready()
         storeOnly.reporter(for: Shop.self).send(name: .view, action: .open)
         let stored = await storeOnly.drain(timeout: 5)
         #expect(stored.persisted && !stored.timedOut && stored.report == DeliveryReport())
@@ -72,6 +76,7 @@ extension AnalyticsRuntimeTests {
         var configuration = fastConfiguration(directory, destination: segment(server))
         configuration.batch.deliverySize = 1
         let analytics = try Analytics(configuration: configuration)
+        await analytics.ready()
         analytics.pause()
         #expect(analytics.isPaused)
         let id = try #require(analytics.reporter(for: Shop.self).send(name: .view, action: .open).first?.eventID)
@@ -90,6 +95,7 @@ extension AnalyticsRuntimeTests {
     func sendAfterCloseIsRefused() async throws {
         let directory = try TemporaryDirectory(prefix: "analytics-runtime-close")
         let analytics = try Analytics(configuration: fastConfiguration(directory))
+        await analytics.ready()
         let shop = analytics.reporter(for: Shop.self)
         shop.send(name: .view, action: .open, userData: ["i": 1])
         await analytics.close()
@@ -100,6 +106,7 @@ extension AnalyticsRuntimeTests {
         await analytics.close()
 
         let reopened = try Analytics(configuration: fastConfiguration(directory))
+        await reopened.ready()
         #expect(reopened.counters.store.pending == 1, "what was sent before close() was kept")
         await reopened.close()
     }

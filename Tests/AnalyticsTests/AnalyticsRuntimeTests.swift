@@ -15,6 +15,7 @@ struct AnalyticsRuntimeTests {
         let directory = try TemporaryDirectory(prefix: "analytics-runtime-reporter")
         let recorder = RecordingPlugin()
         let analytics = try Analytics(configuration: fastConfiguration(directory), plugins: [recorder])
+        await analytics.ready()
         let receipts = analytics.reporter(for: Shop.self).send(name: .pay, action: .tap, userData: ["total": 12])
         #expect(receipts.map(\.plugin) == ["recording", "dispatcher"])
         let event = try #require(recorder.events.first)
@@ -39,6 +40,7 @@ struct AnalyticsRuntimeTests {
         let directory = try TemporaryDirectory(prefix: "analytics-runtime-identity")
         let configuration = fastConfiguration(directory)
         let analytics = try Analytics(configuration: configuration)
+        await analytics.ready()
         let shop = analytics.reporter(for: Shop.self)
         let anonymous = try #require(shop.send(name: .view, action: .open, userData: ["i": 1]).first?.eventID)
         analytics.logIn(userID: "user-42")
@@ -57,6 +59,7 @@ struct AnalyticsRuntimeTests {
         await analytics.close()
 
         let again = try Analytics(configuration: configuration)
+        await again.ready()
         #expect(again.userID == "user-7")
         #expect(again.installationID == installation)
         await again.close()
@@ -67,6 +70,7 @@ struct AnalyticsRuntimeTests {
         let directory = try TemporaryDirectory(prefix: "analytics-runtime-optout")
         let recorder = RecordingPlugin()
         let analytics = try Analytics(configuration: fastConfiguration(directory), plugins: [recorder])
+        await analytics.ready()
         let shop = analytics.reporter(for: Shop.self)
         analytics.optOut()
         #expect(analytics.isOptedOut)
@@ -89,6 +93,7 @@ struct AnalyticsRuntimeTests {
         var configuration = fastConfiguration(directory)
         configuration.consentCategories = [Promo.category]
         let analytics = try Analytics(configuration: configuration)
+        await analytics.ready()
         analytics.logIn(userID: "user-42")
         analytics.setConsent(.granted, for: Promo.category)
         let installation = analytics.installationID
@@ -118,6 +123,7 @@ struct AnalyticsRuntimeTests {
         let directory = try TemporaryDirectory(prefix: "analytics-runtime-purge-after")
         let configuration = fastConfiguration(directory)
         let analytics = try Analytics(configuration: configuration)
+        await analytics.ready()
         let shop = analytics.reporter(for: Shop.self)
         shop.send(name: .view, action: .open, userData: ["i": 1])
         #expect(await analytics.drain(timeout: 5).persisted)
@@ -130,6 +136,7 @@ struct AnalyticsRuntimeTests {
         await analytics.close()
 
         let again = try Analytics(configuration: configuration)
+        await again.ready()
         #expect(again.installationID == installation, "the installation id the later events carry is the one kept")
         #expect(try again.records().map(\.id) == [after])
         await again.close()
@@ -141,6 +148,7 @@ struct AnalyticsRuntimeTests {
         var configuration = fastConfiguration(directory)
         configuration.consentCategories = [Promo.category, "Ads"]
         let analytics = try Analytics(configuration: configuration)
+        await analytics.ready()
         #expect(await analytics.settle().isEmpty)
         analytics.reporter(for: Promo.self).send(name: .shown, action: .banner)
         #expect(await analytics.drain(timeout: 5).persisted)
@@ -161,6 +169,7 @@ struct AnalyticsRuntimeTests {
         var configuration = fastConfiguration(directory, destination: segment(server))
         configuration.consentCategories = [Promo.category]
         let analytics = try Analytics(configuration: configuration)
+        await analytics.ready()
         let promo = analytics.reporter(for: Promo.self)
         for index in 0..<3 { promo.send(name: .shown, action: .banner, userData: ["i": .int(index)]) }
         #expect(await persisted(analytics, 3))
@@ -183,6 +192,7 @@ struct AnalyticsRuntimeTests {
         var configuration = fastConfiguration(directory, destination: segment(server))
         configuration.strategies = [.didEnterBackground]
         let analytics = try Analytics(configuration: configuration)
+        await analytics.ready()
         let id = try #require(analytics.reporter(for: Shop.self).send(name: .view, action: .open).first?.eventID)
         #expect(await persisted(analytics, 1))
         await pause(0.1)
@@ -201,6 +211,7 @@ struct AnalyticsRuntimeTests {
         var configuration = fastConfiguration(directory)
         configuration.consentCategories = [Promo.category]
         let analytics = try Analytics(configuration: configuration)
+        await analytics.ready()
         let shop = analytics.reporter(for: Shop.self)
         let ids = (0..<3).compactMap { shop.send(name: .view, action: .open, userData: ["i": .int($0)]).first?.eventID }
         let held = try #require(analytics.reporter(for: Promo.self).send(name: .shown, action: .banner).first?.eventID)
@@ -218,6 +229,7 @@ struct AnalyticsRuntimeTests {
         let directory = try TemporaryDirectory(prefix: "analytics-runtime-inuse")
         let configuration = fastConfiguration(directory)
         let first = try Analytics(configuration: configuration)
+        await first.ready()
         #expect {
             _ = try Analytics(configuration: configuration)
         } throws: { error in
@@ -226,6 +238,7 @@ struct AnalyticsRuntimeTests {
         }
         await first.close()
         let second = try Analytics(configuration: configuration)
+        await second.ready()
         await second.close()
     }
 }

@@ -23,6 +23,7 @@ struct AnalyticsStorePathTests {
         var configuration = fastConfiguration(try TemporaryDirectory(prefix: "unused"))
         configuration.storePath = storePath
         let analytics = try Analytics(configuration: configuration)
+        await analytics.ready()
         let id = try #require(analytics.reporter(for: Shop.self).send(name: .view, action: .open).first?.eventID)
         #expect(await analytics.drain(timeout: 5).persisted)
         #expect(try analytics.records().map(\.id) == [id])

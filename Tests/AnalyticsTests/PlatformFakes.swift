@@ -85,6 +85,7 @@ func startObserving(
     let analytics = try Analytics(
         configuration: configuration, plugins: [], contract: nil, contextProviders: [],
         application: .current(), device: .current(), platform: platform)
+    await analytics.ready()
     let sent = analytics.reporter(for: Shop.self).send(name: .view, action: .open)
     guard let id = sent.first?.eventID else { throw FakePlatformError.notSent }
     _ = await persisted(analytics, 1)

@@ -18,10 +18,12 @@ struct PrivacyCrashTests {
                 "\(child.outputLines) \(child.standardError)")
     }
 
-    private func restart(_ directory: TemporaryDirectory) throws -> Analytics {
+    private func restart(_ directory: TemporaryDirectory) async throws -> Analytics {
         var configuration = fastConfiguration(directory, store: "store.sqlite")
         configuration.consentCategories = ["Promotion"]
-        return try Analytics(configuration: configuration)
+        let analytics = try Analytics(configuration: configuration)
+        await analytics.ready()
+        return analytics
     }
 
     @Test("Denied, then SIGKILL: after a restart consent is denied, none of 20,000 held events is left, and a grant releases none")
@@ -29,7 +31,7 @@ struct PrivacyCrashTests {
         let directory = try TemporaryDirectory(prefix: "privacy-crash-deny")
         defer { directory.remove() }
         try await decideThenKill(directory, ["--decide", "denied", "--count", "20000"])
-        let analytics = try restart(directory)
+        let analytics = try await restart(directory)
         #expect(analytics.consent(for: "Promotion") == .denied)
         await analytics.settle()
         #expect(analytics.counters.store.held == 0)
@@ -44,7 +46,7 @@ struct PrivacyCrashTests {
         let directory = try TemporaryDirectory(prefix: "privacy-crash-grant")
         defer { directory.remove() }
         try await decideThenKill(directory, ["--decide", "granted", "--count", "20000"])
-        let analytics = try restart(directory)
+        let analytics = try await restart(directory)
         #expect(analytics.consent(for: "Promotion") == .granted)
         await analytics.settle()
         #expect(analytics.counters.store.held == 0 && analytics.counters.store.pending == 20_000, "\(analytics.counters.store)")

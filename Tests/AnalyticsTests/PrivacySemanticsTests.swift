@@ -17,6 +17,7 @@ struct PrivacySemanticsTests {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         let analytics = try Analytics(configuration: fastConfiguration(directory, destination: segment(server)))
+        await analytics.ready()
         let shop = analytics.reporter(for: Shop.self)
         for index in 0..<20 { shop.send(name: .view, action: .open, userData: ["i": .int(index)]) }
         #expect(await persisted(analytics, 20))
@@ -37,6 +38,7 @@ struct PrivacySemanticsTests {
         var configuration = fastConfiguration(directory)
         configuration.consentCategories = [Promo.category]
         let analytics = try Analytics(configuration: configuration)
+        await analytics.ready()
         let promo = analytics.reporter(for: Promo.self)
         let shop = analytics.reporter(for: Shop.self)
         for index in 0..<count { promo.send(name: .shown, action: .banner, userData: ["i": .int(index)]) }
@@ -46,10 +48,12 @@ struct PrivacySemanticsTests {
         await analytics.close()
     }
 
-    private func restart(_ directory: TemporaryDirectory) throws -> Analytics {
+    private func restart(_ directory: TemporaryDirectory) async throws -> Analytics {
         var configuration = fastConfiguration(directory)
         configuration.consentCategories = [Promo.category]
-        return try Analytics(configuration: configuration)
+        let analytics = try Analytics(configuration: configuration)
+        await analytics.ready()
+        return analytics
     }
 
     @Test("A denial saved but not applied deletes the held events at the next start")
@@ -57,7 +61,7 @@ struct PrivacySemanticsTests {
         let directory = try TemporaryDirectory(prefix: "privacy-reconcile-deny")
         defer { directory.remove() }
         try await leaveUnapplied([PrivacyControls.Key.consentPrefix + Promo.category: "denied"], in: directory, held: 300, pending: 5)
-        let analytics = try restart(directory)
+        let analytics = try await restart(directory)
         #expect(analytics.consent(for: Promo.category) == .denied)
         await analytics.settle()
         #expect(analytics.counters.store.held == 0 && analytics.counters.store.pending == 5)
@@ -72,7 +76,7 @@ struct PrivacySemanticsTests {
         let directory = try TemporaryDirectory(prefix: "privacy-reconcile-grant")
         defer { directory.remove() }
         try await leaveUnapplied([PrivacyControls.Key.consentPrefix + Promo.category: "granted"], in: directory, held: 300, pending: 0)
-        let analytics = try restart(directory)
+        let analytics = try await restart(directory)
         await analytics.settle()
         #expect(analytics.counters.store.held == 0 && analytics.counters.store.pending == 300)
         await analytics.close()
@@ -83,7 +87,7 @@ struct PrivacySemanticsTests {
         let directory = try TemporaryDirectory(prefix: "privacy-reconcile-optout")
         defer { directory.remove() }
         try await leaveUnapplied([PrivacyControls.Key.optedOut: "true"], in: directory, held: 10, pending: 10)
-        let analytics = try restart(directory)
+        let analytics = try await restart(directory)
         #expect(analytics.isOptedOut)
         await analytics.settle()
         #expect(analytics.counters.store.total == 0)
@@ -100,6 +104,7 @@ struct PrivacySemanticsTests {
         var configuration = fastConfiguration(directory, destination: segment(server))
         configuration.strategies = [.boot]
         let analytics = try Analytics(configuration: configuration)
+        await analytics.ready()
         await analytics.settle()
         try await Task.sleep(nanoseconds: 1_000_000_000)
         #expect(server.requests.isEmpty, "\(server.requests.count) requests after a saved opt-out")
@@ -117,6 +122,7 @@ struct PrivacySemanticsTests {
         var configuration = fastConfiguration(directory, destination: segment(server))
         configuration.strategies = [.boot]
         let analytics = try Analytics(configuration: configuration)
+        await analytics.ready()
         #expect(await eventually { analytics.counters.store.pending == 0 && server.requests.count > 0 })
         await analytics.close()
     }

@@ -53,6 +53,7 @@ struct RedactionEverywhereTests {
         let console = TextBuffer()
         let contract = try DataContract.decode(Data(Self.contract.utf8))
         let analytics = try Analytics(configuration: configuration, plugins: [ConsoleReporter(stream: console)], contract: contract)
+        await analytics.ready()
         let shop = analytics.reporter(for: Shop.self)
         shop.send(name: .signup, action: .tap, userData: [
             "profile": ["email": "RAW3@x.io", "list": [["Password": "RAW4pw"]], "city": "Berlin"],

@@ -17,6 +17,7 @@ struct RedactionKeyTests {
         var configuration = fastConfiguration(directory, destination: segment(server))
         configuration.appID = "shop"
         let analytics = try Analytics(configuration: configuration)
+        await analytics.ready()
         analytics.reporter(for: Shop.self).send(name: .signup, action: .tap, userData: ["email": "ada@example.com"])
         #expect(await analytics.drain(timeout: 10).persisted)
         _ = await analytics.drain(timeout: 10).report
@@ -82,6 +83,7 @@ struct RedactionKeyTests {
         defer { directory.remove() }
         let before = try #require(try await sendOnce(directory, server))
         let analytics = try Analytics(configuration: fastConfiguration(directory, destination: segment(server)))
+        await analytics.ready()
         await analytics.purge()
         analytics.reporter(for: Shop.self).send(name: .signup, action: .tap, userData: ["email": "ada@example.com"])
         _ = await analytics.drain(timeout: 10).report

@@ -14,6 +14,7 @@ struct SessionCleanRestartTests {
         defer { directory.remove() }
         let firstRecorder = RecordingPlugin()
         let first = try Analytics(configuration: fastConfiguration(directory), plugins: [firstRecorder])
+        await first.ready()
         for _ in 0..<3 { first.reporter(for: Shop.self).send(name: .pay, action: .tap) }
         await first.close()
         let before = try #require(firstRecorder.events.last?.context["session"]?.members)
@@ -21,6 +22,7 @@ struct SessionCleanRestartTests {
 
         let secondRecorder = RecordingPlugin()
         let second = try Analytics(configuration: fastConfiguration(directory), plugins: [secondRecorder])
+        await second.ready()
         second.reporter(for: Shop.self).send(name: .pay, action: .tap)
         await second.close()
         let after = try #require(secondRecorder.events.last?.context["session"]?.members)

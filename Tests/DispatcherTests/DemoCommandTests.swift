@@ -169,6 +169,7 @@ struct BenchCommandTests {
         #expect(value("backlog_events") >= 1_000)
         #expect(value("bytes_per_event") > 16 && value("bytes_per_event") < 10_000, "a stored event has an id and fields")
         #expect(value("reopen_ms") > 0 && value("reopen_ms") < 60_000)
+        #expect(value("startup_ms_empty") > 0 && value("startup_ms_backlog") > 0 && value("startup_ms_backlog") < 60_000)
         #if os(Linux)
         #expect(value("baseline_rss_mb") > 0 && value("peak_rss_mb") >= value("baseline_rss_mb"))
         #expect(value("delivery_peak_rss_mb") >= value("delivery_start_rss_mb") && value("delivery_start_rss_mb") > 0)

@@ -51,7 +51,8 @@ public enum IdlePhase {
         var configuration = AnalyticsConfiguration.commandLine(storePath: directory.appendingPathComponent("idle.sqlite").path)
         configuration.destination = .segment(endpoint: collector, writeKey: "bench-write-key")
         let analytics = try Analytics(configuration: configuration)
-        guard analytics.dispatcher.storage == .available else { throw BenchError("the idle store did not open: \(analytics.dispatcher.storage)") }
+        // The store opens in the background: the events are sent once it is open.
+        guard await analytics.ready() == .available else { throw BenchError("the idle store did not open: \(analytics.dispatcher.storage)") }
         let app = LoadGenerator(reporter: analytics.reporter(for: OnboardingAnalytics.self))
         for index in 0..<events { app.send(index) }
         let drained = await analytics.drain(timeout: 60)

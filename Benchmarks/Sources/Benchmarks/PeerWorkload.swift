@@ -26,7 +26,7 @@ public enum PeerWorkload {
     public static func run(directory: URL) async throws -> Double {
         let storePath = directory.appendingPathComponent("peer.sqlite").path
         let analytics = try Analytics(configuration: .commandLine(storePath: storePath))
-        guard analytics.dispatcher.storage == .available else { throw BenchError("the peer store did not open: \(analytics.dispatcher.storage)") }
+        guard await analytics.ready() == .available else { throw BenchError("the peer store did not open: \(analytics.dispatcher.storage)") }
         let app = LoadGenerator(reporter: analytics.reporter(for: OnboardingAnalytics.self))
         for index in 0..<tracks { app.send(index) }
         let drained = await analytics.drain(timeout: 600)

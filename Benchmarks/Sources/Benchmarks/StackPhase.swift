@@ -41,6 +41,7 @@ struct StackPhase {
         configuration.consentCategories = ["Marketing"]
         configuration.batch = BatchConfiguration(maxQueueBytes: Benchmark.backlogByteBudget)
         let stack = try Analytics(configuration: configuration)
+        await stack.ready()
         guard stack.quality.validator != nil, !configuration.redaction.keys.isEmpty, configuration.duplicateWindow > 0 else {
             throw BenchError("the full stack is not on: contract, redaction and duplicates must all be configured")
         }

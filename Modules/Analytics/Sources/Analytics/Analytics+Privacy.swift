@@ -5,7 +5,10 @@ import Foundation
 /// Opt-out, consent and purge: the privacy controls of the runtime.
 extension Analytics {
     /// Whether the user opted out of tracking.
-    public var isOptedOut: Bool { quality.privacy.isOptedOut }
+    public var isOptedOut: Bool {
+        awaitStart()
+        return quality.privacy.isOptedOut
+    }
 
     /// Stops tracking: nothing leaves the device from now on. Every later event is dropped
     /// before any stage sees it, and counted; every event already queued (stored, held, in the
@@ -19,7 +22,10 @@ extension Analytics {
     public func optIn() { quality.privacy.optIn() }
 
     /// The decision for a category that needs consent.
-    public func consent(for category: String) -> ConsentDecision { quality.privacy.consent(for: category) }
+    public func consent(for category: String) -> ConsentDecision {
+        awaitStart()
+        return quality.privacy.consent(for: category)
+    }
 
     /// Records the user's consent for a category. Granted releases the category's held events
     /// for delivery; denied deletes them (overwritten on disk). New events follow the decision

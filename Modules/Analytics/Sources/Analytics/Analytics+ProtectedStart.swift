@@ -23,8 +23,13 @@ extension Analytics {
     /// by a process killed before its deletion never lets those events leave.
     func watchPrivacy(of stack: DataQualityStack) {
         let bridge = self.bridge
+        let gate = self.gate
         let privacy = stack.privacy
-        let token = privacy.observe { change in bridge.apply(change) }
+        let token = privacy.observe { change in
+            // Events waiting for the store were sent before the decision: they go with the rest.
+            if change == .optedOut || change == .purged { gate.discardWaiting() }
+            bridge.apply(change)
+        }
         watchers.add { privacy.removeObserver(token) }
         bridge.reconcile(privacy)
         if configuration.strategies.contains(.boot) {
@@ -35,13 +40,13 @@ extension Analytics {
     /// Finishes a start made before the store could be read, once it opened: what the app
     /// changed meanwhile is written to the store, the real stack is built over it (reading the
     /// stored identity, session and privacy state), and the waiting events go through it.
-    func completeStart(recipe: StackRecipe, provisional: ProvisionalIdentityStore, location: StoreLocation) {
+    func completeStart(recipe: StackRecipe, provisional: ProvisionalIdentityStore, location: StoreLocation?, protected: Bool) {
         let store = Self.identityStore(of: dispatcher)
         let diagnostics = recipe.diagnostics
         for problem in provisional.replay(onto: store) {
             diagnostics.record(.storage, code: "identity_provisional", message: problem)
         }
-        if let problem = location.excludeFromBackup() { diagnostics.record(.storage, code: "backup", message: problem) }
+        if let problem = (location ?? .current).excludeFromBackup() { diagnostics.record(.storage, code: "backup", message: problem) }
         let stack = recipe.make(store: store)
         watchPrivacy(of: stack)
         let plugins = self.plugins
@@ -49,10 +54,38 @@ extension Analytics {
             for plugin in plugins { _ = plugin.send(event) }
         }
         let refused = gate.refusedCount
-        diagnostics.record(.storage, code: "protected_data", message: "the store opened: \(handed) events kept waiting since the start went through the stages"
+        if !protected, refused == 0 { return }
+        diagnostics.record(.storage, code: protected ? "protected_data" : "start", message: "the store opened: \(handed) events kept waiting since the start went through the stages"
             + (refused > 0 ? "; \(refused) were refused, the waiting queue being full" : ""))
     }
 
     /// Whether events wait because the store could not be read yet.
     var isWaitingForStorage: Bool { !gate.isOpen }
+
+    /// Waits until the store opened at start is ready and the events sent meanwhile went through
+    /// the stages, and returns the storage state. `init` returns before the store is open (it
+    /// opens off the caller's thread; events sent meanwhile wait, in order, and none is lost):
+    /// this is the way to know it is. Returns at once when it already is, and, without waiting,
+    /// `unavailable` when the store cannot be opened now
+    /// (it is retried; see ``diagnostics``).
+    @discardableResult
+    public func ready() async -> StorageState {
+        let storage = await dispatcher.storageReady()
+        if storage == .available { await started.wait() }
+        return dispatcher.storage
+    }
+
+    /// Whether the store is being opened at start, or opened and the start not yet completed:
+    /// reading the identity or the privacy state then waits for it (see ``awaitStart()``).
+    var isStarting: Bool {
+        guard started.isPending else { return false }
+        let storage = dispatcher.storage
+        return storage == .opening || storage == .available
+    }
+
+    /// Blocks until the start completes when the store is being opened (at most 10 s), so that
+    /// the identity and privacy state read are the stored ones, not provisional ones.
+    func awaitStart() {
+        if isStarting { started.wait(timeout: 10) }
+    }
 }

@@ -35,6 +35,10 @@ public final class Analytics: Sendable {
     let gate: StartGate
     let plugins: [any EventReporterPlugin]
     let bridge: ConsentBridge
+    /// Fired when the store opened, if it was not open at start; runs ``completeStart``.
+    let started: StartSignal
+    /// The one ``Diagnostics`` every stack of this runtime reports to.
+    let sharedDiagnostics: Diagnostics
     /// Sends the runtime's own `identify` and `screen` calls.
     private let callReporter: EventReporter<RuntimeCall>
     let watchers: Watchers
@@ -47,9 +51,10 @@ public final class Analytics: Sendable {
     /// The storage steps of lifecycle moments, in order (release for suspension, take back).
     let suspensionSteps = SuspensionSteps()
 
-    /// Starts everything: opens the store (replaying any journal a crash left), builds the
-    /// data-quality stages, and starts delivery, lifecycle observation and, if configured,
-    /// the termination drain.
+    /// Starts everything, without waiting for the store: claims it, opens it off the caller's
+    /// thread (replaying any journal a crash left; events sent meanwhile wait, in order, and
+    /// ``ready()`` waits for it), and starts the stages, delivery, lifecycle observation and, if
+    /// configured, the termination drain.
     /// - Parameters:
     ///   - configuration: the configuration; it is validated first.
     ///   - plugins: more plugins for every event, before the Dispatcher (for example
@@ -57,8 +62,11 @@ public final class Analytics: Sendable {
     ///   - contract: a data contract built in code, used instead of the configuration's
     ///     ``AnalyticsConfiguration/contractPath``.
     ///   - contextProviders: context of the app's own, added to every event.
-    ///   - application: the app's name and version; read from the bundle or process by default.
-    ///   - device: the device; read from the system by default.
+    ///   - application: the app's name and version; `nil` (the default) reads them from the
+    ///     bundle or process, off the caller's thread.
+    ///   - device: the device; `nil` (the default) reads it from the system, off the caller's
+    ///     thread (on the caller's when the app's notifications are observed, to follow its
+    ///     locale and time zone).
     ///
     /// Started before the device's first unlock (iOS: a prewarmed or background launch, when the
     /// store's protected files cannot be read), it does not throw: events are held, as sent, up
@@ -74,8 +82,8 @@ public final class Analytics: Sendable {
         plugins: [any EventReporterPlugin] = [],
         contract: DataContract? = nil,
         contextProviders: [any ContextProvider] = [],
-        application: ApplicationInfo = .current(),
-        device: DeviceInfo = .current()
+        application: ApplicationInfo? = nil,
+        device: DeviceInfo? = nil
     ) throws {
         try self.init(
             configuration: configuration, plugins: plugins, contract: contract, contextProviders: contextProviders,
@@ -85,16 +93,18 @@ public final class Analytics: Sendable {
     /// Starts everything on the given platform services (tests pass fakes); see the public init.
     init(
         configuration: AnalyticsConfiguration, plugins: [any EventReporterPlugin], contract: DataContract?,
-        contextProviders: [any ContextProvider], application: ApplicationInfo, device: DeviceInfo, platform: PlatformServices
+        contextProviders: [any ContextProvider], application: ApplicationInfo?, device: DeviceInfo?, platform: PlatformServices
     ) throws {
         try configuration.validate()
         let contract = try contract ?? configuration.contractPath.map(Self.loadContract)
         self.configuration = configuration
         let diagnostics = Diagnostics()
-        let location = StoreLocation.current
-        let storePath = location.resolve(configuration.storePath, on: .current)
+        sharedDiagnostics = diagnostics
+        // The default folder is looked up (home, bundle, system folders) only for a relative path.
+        let location = configuration.storePath.hasPrefix("/") ? nil : StoreLocation.current
+        let storePath = location?.resolve(configuration.storePath, on: .current) ?? configuration.storePath
         let opened = StartSignal()
-        let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(
+        var dispatcherConfiguration = DispatcherConfiguration(
             storePath: storePath,
             destination: try configuration.destination.make(appID: configuration.appID),
             batch: configuration.batch,
@@ -105,13 +115,18 @@ public final class Analytics: Sendable {
             onDiagnostic: { problem in
                 diagnostics.record(problem.area == .storage ? .storage : .delivery, code: problem.area.rawValue, message: problem.message)
                 if problem.area == .storage { opened.fire() }
-            }))
+            })
+        // The store opens off the caller's thread; events wait in the gate meanwhile.
+        dispatcherConfiguration.opensStorageInBackground = true
+        let dispatcher = try Dispatcher(configuration: dispatcherConfiguration)
         self.dispatcher = dispatcher
-        if let problem = location.excludeFromBackup() { diagnostics.record(.storage, code: "backup", message: problem) }
-        let waiting = dispatcher.storage != .available && dispatcher.isWaitingForProtectedData
-        guard dispatcher.storage == .available || waiting else {
+        started = opened
+        let storage = dispatcher.storage
+        let protected = storage != .available && storage != .opening && dispatcher.isWaitingForProtectedData
+        let waiting = storage == .opening || protected
+        guard storage == .available || waiting else {
             let reason: String
-            if case .unavailable(let why) = dispatcher.storage {
+            if case .unavailable(let why) = storage {
                 // The Dispatcher's reason names the store already; say it once.
                 let prefix = "cannot open store \(storePath): "
                 reason = why.hasPrefix(prefix) ? String(why.dropFirst(prefix.count)) : why
@@ -121,16 +136,23 @@ public final class Analytics: Sendable {
             Task { [dispatcher] in await dispatcher.close(timeout: 1) }
             throw StoreError.cannotOpen(path: storePath, reason: reason, errno: nil)
         }
+        if !waiting, let problem = (location ?? .current).excludeFromBackup() { diagnostics.record(.storage, code: "backup", message: problem) }
         // Locale and time-zone changes are followed with the app's other notifications.
         let currentDevice = configuration.lifecycle.observeNotifications
-            ? CurrentDeviceInfo(initial: device, center: platform.notifications) : nil
+            ? CurrentDeviceInfo(initial: device ?? .current(), center: platform.notifications) : nil
         let recipe = StackRecipe(
             configuration: configuration.quality, contract: contract, diagnostics: diagnostics,
             application: application, device: device, currentDevice: currentDevice, providers: contextProviders,
             redactionKeyPath: StackRecipe.redactionKeyPath(of: storePath))
         let provisional = waiting ? ProvisionalIdentityStore() : nil
-        gate = StartGate(stack: recipe.make(store: provisional ?? Self.identityStore(of: dispatcher), readingKey: !waiting),
-                         waiting: waiting, capacity: configuration.batch.overflowQueueSize)
+        // While waiting, the provisional stack is made when first used; its privacy is then watched.
+        let watch = LockedValue<(@Sendable (DataQualityStack) -> Void)?>(nil)
+        let store = provisional ?? Self.identityStore(of: dispatcher)
+        gate = StartGate(stack: {
+            let stack = recipe.make(store: store, readingKey: !waiting)
+            watch.withLock { $0 }?(stack)
+            return stack
+        }, waiting: waiting, capacity: configuration.batch.overflowQueueSize, waitsForRoom: waiting && !protected)
         self.plugins = plugins + [dispatcher]
         callReporter = EventReporter(plugins: self.plugins, processors: waiting ? [gate] : gate.stack.processors)
         bridge = ConsentBridge(dispatcher: dispatcher, diagnostics: diagnostics)
@@ -138,13 +160,21 @@ public final class Analytics: Sendable {
         if let currentDevice { watchers.add { currentDevice.stop() } }
         self.platform = platform
         backgroundDrain = BackgroundDrain(provider: platform.backgroundTime)
+        if waiting { watch.withLock { $0 = { [weak self] stack in self?.watchPrivacy(of: stack) } } } else { watchPrivacy(of: quality) }
         startWatching()
         if let provisional {
-            diagnostics.record(.storage, code: "protected_data", message: "the store cannot be read before the first unlock; events wait (up to \(gate.capacity)) and the identity is read when it opens")
+            if protected { diagnostics.record(.storage, code: "protected_data", message: "the store cannot be read before the first unlock; events wait (up to \(gate.capacity)) and the identity is read when it opens") }
             opened.set(when: { [weak dispatcher] in dispatcher?.storage == .available }) { [weak self] in
-                self?.completeStart(recipe: recipe, provisional: provisional, location: location)
+                self?.completeStart(recipe: recipe, provisional: provisional, location: location, protected: protected)
             }
             opened.fire()
+            if !protected {
+                Task { [weak dispatcher, gate] in
+                    // A store that did not open is retried: senders stop waiting for room meanwhile.
+                    if await dispatcher?.storageReady() != .available { gate.stopWaitingForRoom() }
+                    opened.fire()
+                }
+            }
         }
     }
 
@@ -158,11 +188,19 @@ public final class Analytics: Sendable {
 
     // MARK: - Identity
 
-    /// The logged-in user's id, or `nil`.
-    public var userID: String? { quality.identity.userID }
+    /// The logged-in user's id, or `nil`. Read while the store is being opened at start, it
+    /// waits for it (see ``ready()``).
+    public var userID: String? {
+        awaitStart()
+        return quality.identity.userID
+    }
 
-    /// The id of this installation: Segment's `anonymousId`, Snowplow's `duid`.
-    public var installationID: UUID { quality.identity.installationID }
+    /// The id of this installation: Segment's `anonymousId`, Snowplow's `duid`. Read while the
+    /// store is being opened at start, it waits for it (see ``ready()``).
+    public var installationID: UUID {
+        awaitStart()
+        return quality.identity.installationID
+    }
 
     /// Logs a user in: every later event carries the user id.
     public func logIn(userID: String) { quality.identity.logIn(userID: userID) }
@@ -198,6 +236,7 @@ public final class Analytics: Sendable {
     /// itself (a full batch, the flush interval, the lifecycle moments of the strategy).
     @discardableResult
     public func drain(timeout: TimeInterval = 60) async -> DrainResult {
+        await ready()
         _ = await bridge.settle()
         return await dispatcher.drain(timeout: timeout)
     }
@@ -237,6 +276,8 @@ public final class Analytics: Sendable {
     /// tries a last delivery within `timeout`, and closes the store. Events sent afterwards are
     /// refused and counted.
     public func close(timeout: TimeInterval = 10) async {
+        // The events waiting for the store being opened go through the stages first.
+        await ready()
         watchers.stop()
         backgroundDrain.stop()
         _ = await bridge.settle()
@@ -250,38 +291,8 @@ public final class Analytics: Sendable {
     public var counters: DispatcherCounters { dispatcher.counters }
 
     /// The runtime's diagnostics: storage and delivery problems and the stages' findings.
-    public var diagnostics: Diagnostics { quality.diagnostics }
+    public var diagnostics: Diagnostics { sharedDiagnostics }
 
     /// The stored events matching `query`, as the monitor shows them.
     public func records(_ query: StoreQuery = StoreQuery()) throws -> [MonitorRecord] { try dispatcher.records(query) }
-
-    // MARK: - Start
-
-    private func startWatching() {
-        watchPrivacy(of: quality)
-        if configuration.diagnostics.trackAsEvents {
-            let diagnostics = quality.diagnostics
-            let forwarder = DiagnosticEventForwarder(
-                plugins: plugins, processors: processors,
-                burst: configuration.diagnostics.burst, perMinute: configuration.diagnostics.perMinute)
-            let token = forwarder.attach(to: diagnostics)
-            // The observer holds the forwarder weakly: this keeps it alive until stopped.
-            watchers.add { withExtendedLifetime(forwarder) { diagnostics.removeObserver(token) } }
-        }
-        if configuration.lifecycle.observeNotifications { watchPlatform() }
-        if configuration.lifecycle.drainOnTerminationSignals {
-            let termination = TerminationDrain(timeout: configuration.lifecycle.drainTimeout) { [weak self] remaining in
-                _ = await self?.drain(timeout: remaining)
-            }
-            watchers.add { termination.stop() }
-        }
-    }
-
-    private static func loadContract(_ path: String) throws -> DataContract {
-        do {
-            return try DataContract.load(from: URL(fileURLWithPath: path))
-        } catch let error as DataContractError {
-            throw ConfigurationError(field: "contract", reason: "\(error)")
-        }
-    }
 }

@@ -7,8 +7,10 @@ struct StackRecipe: Sendable {
     let configuration: QualityConfiguration
     let contract: DataContract?
     let diagnostics: Diagnostics
-    let application: ApplicationInfo
-    let device: DeviceInfo
+    /// The app, or `nil` to read it (``ApplicationInfo/current()``) when a stack is made.
+    let application: ApplicationInfo?
+    /// The device, or `nil` to read it (``DeviceInfo/current()``) when a stack is made.
+    let device: DeviceInfo?
     /// The device kept current by the system's locale and time-zone notifications, if observed.
     let currentDevice: CurrentDeviceInfo?
     let providers: [any ContextProvider]
@@ -32,7 +34,8 @@ struct StackRecipe: Sendable {
         }
         return DataQualityStack(
             configuration: configuration, store: store, contract: contract, diagnostics: diagnostics,
-            application: application, device: device, currentDevice: currentDevice, providers: providers,
+            application: application ?? .current(), device: device ?? currentDevice?.value ?? .current(),
+            currentDevice: currentDevice, providers: providers,
             redactionKey: key)
     }
 }

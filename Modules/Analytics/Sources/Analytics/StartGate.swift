@@ -13,10 +13,14 @@ import Tracking
 /// store at start uses the stack's stages directly, without this one.
 final class StartGate: EventProcessor {
     private struct State {
-        var current: DataQualityStack
+        /// The stack in use; `nil` until first asked for while waiting (see ``stack``).
+        var current: DataQualityStack?
         var waiting: [TrackedEvent] = []
         var phase: Phase
         var refused = 0
+        /// Whether a sender finding the gate full waits for room (the store is being opened and
+        /// will be soon) rather than having its event refused (it may be hours: protected data).
+        var waitsForRoom: Bool
     }
 
     private let state: LockedValue<State>
@@ -25,14 +29,37 @@ final class StartGate: EventProcessor {
 
     private enum Phase { case waiting, replaying, open }
 
-    /// A gate over `stack`: keeping events waiting, or open.
-    init(stack: DataQualityStack, waiting: Bool, capacity: Int) {
-        state = LockedValue(State(current: stack, phase: waiting ? .waiting : .open))
+    /// The longest a sender waits for room (see `waitsForRoom`) before its event is refused.
+    static let roomTimeout: TimeInterval = 10
+
+    /// Makes the stack in use while waiting, the first time it is asked for.
+    private let makeStack: @Sendable () -> DataQualityStack
+
+    /// A gate over `stack`, keeping events waiting or open. While waiting, the stack (a
+    /// provisional one) is made by `stack` the first time it is asked for, under the gate's lock,
+    /// so that a start where the app only sends never pays for it.
+    /// - Parameter waitsForRoom: a sender finding it full waits (at most ``roomTimeout``) until
+    ///   the store opens, instead of having its event refused: for a store being opened now.
+    init(stack: @escaping @Sendable () -> DataQualityStack, waiting: Bool, capacity: Int, waitsForRoom: Bool = false) {
+        state = LockedValue(State(current: waiting ? nil : stack(), phase: waiting ? .waiting : .open, waitsForRoom: waitsForRoom))
+        makeStack = stack
         self.capacity = max(0, capacity)
     }
 
-    /// The stack in use: the provisional one while waiting.
-    var stack: DataQualityStack { state.withLock { $0.current } }
+    /// Stops senders from waiting for room: the store could not be opened, and it may be long.
+    func stopWaitingForRoom() {
+        state.withLockWakingWaiters { $0.waitsForRoom = false }
+    }
+
+    /// The stack in use: the provisional one while waiting, made now if it was not yet.
+    var stack: DataQualityStack {
+        state.withLock { state in
+            if let current = state.current { return current }
+            let made = makeStack()
+            state.current = made
+            return made
+        }
+    }
 
     /// Whether events go through the real stack's stages now.
     var isOpen: Bool { state.withLock { $0.phase == .open } }
@@ -43,14 +70,38 @@ final class StartGate: EventProcessor {
     /// Keeps `event` waiting (stopping it here), or runs the stack's stages on it.
     func process(_ event: inout TrackedEvent) -> Bool {
         let capacity = self.capacity
-        let stages: [any EventProcessor]? = state.withLock { state in
-            if state.phase == .open { return state.current.processors }
-            if state.waiting.count < capacity { state.waiting.append(event) } else { state.refused += 1 }
-            return nil
+        var deadline: Date?
+        var stages: [any EventProcessor]?
+        while true {
+            let full = state.withLock { state -> Bool in
+                if state.phase == .open, let current = state.current {
+                    stages = current.processors
+                    return false
+                }
+                if state.waiting.count < capacity {
+                    state.waiting.append(event)
+                    return false
+                }
+                guard state.waitsForRoom, deadline.map({ Date() < $0 }) ?? true else {
+                    state.refused += 1
+                    return false
+                }
+                return true
+            }
+            guard full else { break }
+            let until = deadline ?? Date(timeIntervalSinceNow: Self.roomTimeout)
+            deadline = until
+            state.wait(until: { $0.phase == .open || $0.waiting.count < capacity || !$0.waitsForRoom }, deadline: until)
         }
         guard let stages else { return false }
         for stage in stages where !stage.process(&event) { return false }
         return true
+    }
+
+    /// Drops the events kept waiting (an opt-out or a purge made before the store opened), so
+    /// that none of them goes through the stages afterwards.
+    func discardWaiting() {
+        state.withLockWakingWaiters { $0.waiting.removeAll() }
     }
 
     /// Installs `stack` and hands the waiting events, through its stages, to `deliver`, oldest
@@ -75,7 +126,7 @@ final class StartGate: EventProcessor {
 
     /// The events kept waiting so far, taken out; `nil` (and open) when there are none.
     private func nextWaiting() -> [TrackedEvent]? {
-        state.withLock { state in
+        state.withLockWakingWaiters { state in
             guard !state.waiting.isEmpty else {
                 state.phase = .open
                 return nil

@@ -2,24 +2,66 @@ import Foundation
 import Tracking
 
 /// Runs an action once, the first time it is fired while its condition holds: how a runtime
-/// started before its store could be read learns that it opened (the Dispatcher reports that as
-/// a storage diagnostic). The action runs on a queue of its own, never on the thread that fired.
+/// whose store was not open at start (opening in the background, or unreadable before the first
+/// unlock) learns that it opened. The action runs on a queue of its own, never on the thread that
+/// fired; ``wait()`` and ``wait(timeout:)`` wait until it has run.
 final class StartSignal: Sendable {
-    private let armed = LockedValue<(condition: @Sendable () -> Bool, action: @Sendable () -> Void)?>(nil)
+    private struct State: Sendable {
+        var armed: (condition: @Sendable () -> Bool, action: @Sendable () -> Void)?
+        /// Whether nothing is left to wait for: nothing was set, or the action ran.
+        var done = true
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = LockedValue(State())
     private let queue = DispatchQueue(label: "Analytics.start", qos: .utility)
 
     /// Sets what to run, and when.
     func set(when condition: @escaping @Sendable () -> Bool, _ action: @escaping @Sendable () -> Void) {
-        armed.withLock { $0 = (condition, action) }
+        state.withLock {
+            $0.armed = (condition, action)
+            $0.done = false
+        }
     }
 
     /// Runs the action if it is set, not run yet, and its condition holds.
     func fire() {
-        let action = armed.withLock { armed -> (@Sendable () -> Void)? in
-            guard let set = armed, set.condition() else { return nil }
-            armed = nil
+        let action = state.withLock { state -> (@Sendable () -> Void)? in
+            guard let set = state.armed, set.condition() else { return nil }
+            state.armed = nil
             return set.action
         }
-        if let action { queue.async(execute: action) }
+        guard let action else { return }
+        queue.async { [state] in
+            action()
+            let waiters = state.withLockWakingWaiters { state in
+                state.done = true
+                defer { state.waiters.removeAll() }
+                return state.waiters
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+
+    /// Whether the action is set and has not run yet.
+    var isPending: Bool { state.withLock { !$0.done } }
+
+    /// Waits until the action has run; returns at once when none is set.
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state -> Bool in
+                if state.done { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Blocks until the action has run, at most `timeout` seconds.
+    /// - Returns: whether it has run (or none is set).
+    @discardableResult
+    func wait(timeout: TimeInterval) -> Bool {
+        state.wait(until: { $0.done }, deadline: Date(timeIntervalSinceNow: timeout))
     }
 }

@@ -17,6 +17,7 @@ extension Dispatcher {
     @discardableResult
     public func drain(timeout: TimeInterval = 60) async -> DrainResult {
         let deadline = Date().addingTimeInterval(timeout)
+        if isOpening { await storageReady() }
         guard let backend else {
             return DrainResult(persisted: false, deliveryAttempted: false, timedOut: false,
                                report: Self.report(.queueError, "storage \(storage)"))

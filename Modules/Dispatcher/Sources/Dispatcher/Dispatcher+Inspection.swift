@@ -67,6 +67,8 @@ extension Dispatcher {
     /// Persists what is pending, stops delivery and the writer, and closes the store, waiting
     /// at most about `timeout` seconds for each.
     public func close(timeout: TimeInterval = 10) async {
+        // What waits in memory for the store being opened is persisted like the rest.
+        if isOpening { await storageReady() }
         let (first, backend, timer) = state.withLock { state in
             defer { state.closed = true }
             return (!state.closed, state.backend, state.reopenTimer)

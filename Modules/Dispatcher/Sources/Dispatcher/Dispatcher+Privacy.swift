@@ -13,6 +13,7 @@ extension Dispatcher {
     /// - Returns: how many were released.
     @discardableResult
     public func releaseHeld(category: String) async throws -> Int {
+        if isOpening { await storageReady() }
         guard let backend else { return 0 }
         let released = try await Self.offload { () -> Result<Int, any Error> in
             _ = backend.ingest.waitUntilPersisted(timeout: Self.privacySettleTimeout, whileProgressing: true)
@@ -28,7 +29,7 @@ extension Dispatcher {
     /// - Returns: how many were deleted.
     @discardableResult
     public func deleteHeld(category: String) async throws -> Int {
-        guard let backend else { return 0 }
+        guard let backend = await backendErasing({ $0.heldCategories.insert(category) }) else { return 0 }
         let path = configuration.storePath
         return try await Self.offload {
             Self.deleteSettled(on: backend, path: path, timeout: Self.privacySettleTimeout) {
@@ -70,7 +71,10 @@ extension Dispatcher {
     func erase(keepingMetadata: Bool, before boundary: UUID? = nil, settleTimeout: TimeInterval = privacySettleTimeout) async throws {
         overflow.removeAll()
         timeline.removeAll()
-        guard let backend else { return }
+        guard let backend = await backendErasing({ pending in
+            pending.events = true
+            pending.metadata = pending.metadata || !keepingMetadata
+        }) else { return }
         let path = configuration.storePath
         let work: @Sendable () async -> Result<Void, any Error> = {
             await Self.offload {
@@ -92,5 +96,27 @@ extension Dispatcher {
         let deleted = Result { try delete() }
         backend.ingest.scrubJournal()
         return deleted.flatMap { settled ? .success($0) : .failure(notErased(path, after: timeout)) }
+    }
+
+    /// The open backend to delete from; when the storage is not open, `ask` is noted instead in
+    /// the deletions the next opening applies before anything can be delivered (see
+    /// `PendingErasure`), and an opening under way is waited for. `nil` when the deletion was
+    /// left to the next opening or applied by the one waited for.
+    private func backendErasing(_ ask: (inout PendingErasure) -> Void) async -> DispatcherBackend? {
+        let noted = state.withLock { state -> Bool in
+            guard state.backend == nil else { return false }
+            ask(&state.pendingErasure)
+            return true
+        }
+        guard noted else { return backend }
+        guard isOpening else { return nil }
+        await storageReady()
+        // The opening took the deletions before this noted it: nothing applied them, do it now.
+        let missed = state.withLock { state -> Bool in
+            guard state.backend != nil, !state.pendingErasure.isEmpty else { return false }
+            state.pendingErasure = PendingErasure()
+            return true
+        }
+        return missed ? backend : nil
     }
 }

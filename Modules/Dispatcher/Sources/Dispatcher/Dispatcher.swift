@@ -55,6 +55,8 @@ public final class Dispatcher: EventReporterPlugin, Sendable {
         /// Why the journal last refused an event, while it does.
         var journalProblem: String?
         var lastRefusalReport: Date?
+        /// Deletions for privacy asked for while the storage was not open (see `PendingErasure`).
+        var pendingErasure = PendingErasure()
     }
 
     /// Opens the store (setting a corrupt file aside), replays what a killed run left in the
@@ -66,6 +68,10 @@ public final class Dispatcher: EventReporterPlugin, Sendable {
     /// is reported through ``DispatcherConfiguration/onDiagnostic`` and ``storage``, and opening
     /// is retried every ``DispatcherConfiguration/storageRetryInterval`` seconds, or at once by
     /// ``retryOpeningStorage()``.
+    ///
+    /// With ``DispatcherConfiguration/opensStorageInBackground``, `init` only claims the store
+    /// (refusing what is listed below) and opens it on a queue of its own: ``storage`` is
+    /// ``StorageState/opening`` until then, and ``storageReady()`` waits for it.
     ///
     /// One store has one writer: when another process (an app extension, a second run) has the
     /// store open, this Dispatcher is refused at once rather than sharing it, because two writers
@@ -92,25 +98,40 @@ public final class Dispatcher: EventReporterPlugin, Sendable {
         let onDiagnostic = configuration.onDiagnostic
         tally = PersistenceTally(batch: configuration.batch) { onDiagnostic?($0) }
         state = LockedValue(State(demand: DeliveryDemand(configuration.batch, strategy: configuration.strategy)))
-        if try !openBackend(refusingInUse: true) { scheduleReopen() }
+        if configuration.opensStorageInBackground {
+            try startOpeningInBackground()
+        } else if try !openBackend(refusingInUse: true) {
+            scheduleReopen()
+        }
     }
 
     /// Tries to open the storage; on success hands over what waited in memory.
-    /// - Parameter refusingInUse: throw ``StoreError/inUse(path:pid:)`` instead of waiting for the other writer.
+    /// - Parameters:
+    ///   - refusingInUse: throw ``StoreError/inUse(path:pid:)`` instead of waiting for the other writer.
+    ///   - claim: the claim on the store taken beforehand, if any.
     @discardableResult
-    func openBackend(refusingInUse: Bool = false) throws -> Bool {
+    func openBackend(refusingInUse: Bool = false, claim: StoreClaim? = nil) throws -> Bool {
         let (open, blocked, demand) = state.withLock { state in (state.backend != nil, state.closed || state.suspended, state.demand) }
-        if open { return true }
-        if blocked { return false }
+        if open || blocked {
+            claim?.lock.release()
+            return open
+        }
         let box = WeakBox<Dispatcher>()
         box.value = self
+        let erasing = state.withLock { state in
+            defer { state.pendingErasure = PendingErasure() }
+            return state.pendingErasure
+        }
         let backend: DispatcherBackend
         do {
             backend = try DispatcherBackend.open(
-                configuration: configuration, timeline: timeline, sink: tally, demand: demand,
+                configuration: configuration, claim: claim, erasing: erasing, timeline: timeline, sink: tally, demand: demand,
                 onAttempt: { attempt in box.value?.didAttempt(attempt) },
                 onReport: { report in box.value?.didDeliver(report) })
         } catch {
+            // Not applied: kept for the next attempt, with what was asked for meanwhile.
+            state.withLock { $0.pendingErasure.merge(erasing) }
+            claim?.lock.release()
             if refusingInUse, case StoreError.inUse = error { throw error }
             if refusingInUse, case StoreError.notAStore = error { throw error }
             let reason = "\(error)"
@@ -141,7 +162,7 @@ public final class Dispatcher: EventReporterPlugin, Sendable {
                 state.storage = .available
                 state.waitsForProtectedData = false
             }
-            return (state.storage != .available, true)
+            return (state.storage != .available && state.storage != .opening, true)
         }
         guard installed else {
             // Closed or released while opening: give the files back at once.

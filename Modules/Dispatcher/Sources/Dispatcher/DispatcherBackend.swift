@@ -10,9 +10,15 @@ struct DispatcherBackend: Sendable {
     /// Opens the store (a corrupt file is set aside by the store itself), returns in-flight rows
     /// to pending, starts delivery, then replays the journal and starts the writer, which
     /// records in `timeline`, tells `sink` and asks the scheduler after each commit.
-    /// - Parameter demand: what calls for a delivery round, with what earlier openings counted.
+    /// - Parameters:
+    ///   - demand: what calls for a delivery round, with what earlier openings counted.
+    ///   - claim: the claim on the store taken beforehand, if any.
+    ///   - erasing: deletions for privacy asked for before the store opened: every event is
+    ///     deleted before the journal is replayed or delivery starts, held ones after the replay.
     static func open(
         configuration: DispatcherConfiguration,
+        claim: StoreClaim? = nil,
+        erasing: PendingErasure = PendingErasure(),
         timeline: EventTimeline,
         sink: any IngestSink,
         demand: DeliveryDemand,
@@ -24,9 +30,11 @@ struct DispatcherBackend: Sendable {
         let store = try EventStore(
             path: configuration.storePath,
             limits: StoreLimits(
-                maxEvents: batch.maxQueueSize, maxBytes: batch.maxQueueBytes, deliveredHistory: configuration.deliveredHistory))
+                maxEvents: batch.maxQueueSize, maxBytes: batch.maxQueueBytes, deliveredHistory: configuration.deliveredHistory),
+            claim: claim)
         var scheduler: DeliveryScheduler?
         do {
+            try erasing.eraseEvents(in: store, journalDirectory: configuration.storePath + ".journal")
             _ = try store.releaseAllInFlight()
             if let destination = configuration.destination {
                 let worker = DeliveryWorker(
@@ -47,6 +55,10 @@ struct DispatcherBackend: Sendable {
                 sink: sink,
                 onError: { error in diagnose?(DispatcherDiagnostic(area: .storage, message: "\(error)")) }
             )
+            do { try erasing.deleteHeld(in: ingest) } catch {
+                _ = ingest.close(timeout: 1)
+                throw error
+            }
             return DispatcherBackend(store: store, ingest: ingest, scheduler: scheduler)
         } catch {
             scheduler?.cancelTimers()

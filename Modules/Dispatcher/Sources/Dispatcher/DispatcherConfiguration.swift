@@ -24,6 +24,13 @@ public struct DispatcherConfiguration: Sendable {
     /// delivered rows simply leave the store, which is fastest. Keeping a history copies each
     /// acknowledged row once more, in the same transaction.
     public var deliveredHistory: Int
+    /// Whether the Dispatcher opens its store on a queue of its own instead of in `init`. Default
+    /// `false`. With `true`, `init` only checks the store path and claims the store (what it
+    /// throws is the same), then returns with ``StorageState/opening``: events wait in memory,
+    /// in order, until the store, its journal and delivery are ready (``Dispatcher/storageReady()``),
+    /// and a deletion for privacy asked for meanwhile is applied to what the store holds before
+    /// any of it can be delivered.
+    public var opensStorageInBackground = false
 
     /// Creates a configuration; every argument but the path has a default.
     public init(

@@ -77,35 +77,49 @@ final class EventStore: DeliveryQueue, Sendable {
     ///   With `readOnly`, a missing or empty file throws ``StoreError/cannotOpen(path:reason:errno:)``,
     ///   a file that is not a store ``StoreError/notAStore(path:reason:)``, and a damaged store
     ///   ``StoreError/corrupt(path:setAsidePath:cause:)``.
-    init(path: String, limits: StoreLimits = StoreLimits(), readOnly: Bool = false) throws {
+    /// - Parameter claim: the writer's claim taken beforehand (``claim(path:)``), used instead of
+    ///   taking one here; it is released when opening fails.
+    init(path: String, limits: StoreLimits = StoreLimits(), readOnly: Bool = false, claim: StoreClaim? = nil) throws {
         self.path = path
         self.limits = limits
         self.isReadOnly = readOnly
         try state.withLock { state in
             if readOnly { return try openForReadingLocked(&state) }
-            let folder = StorePath.folder(of: path)
-            if !folder.isEmpty { state.protectionProblems += try FileProtection.createDirectory(atPath: folder) }
-            var isFolder: ObjCBool = false
-            if path.isEmpty || (FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue) {
-                throw StoreError.cannotOpen(path: path, reason: "the store path must name a file, not a folder", errno: EISDIR)
-            }
-            // A device, a FIFO or a symbolic link (to anything) is refused before anything is
-            // created, locked or changed; so are such companions of the store.
-            for file in [path, path + "-wal", path + "-shm"] { try RegularFile.require(file) }
-            switch EventStoreSignature.classify(path) {
-            case .foreign(let reason): throw StoreError.notAStore(path: path, reason: reason)
-            case .unreadable(let code): throw StoreError.cannotOpen(path: path, reason: "cannot read the store file: \(FileProtection.describe(code))", errno: code)
-            case .new, .own: break
-            }
-            let writerLock = try StoreLock(storePath: path)
-            state.writerLock = writerLock
-            if let problem = writerLock.protectionProblem { state.protectionProblems.append(problem) }
+            let claim = try claim ?? Self.claim(path: path)
+            state.writerLock = claim.lock
+            state.protectionProblems += claim.protectionProblems
             do { try openLocked(&state) } catch {
-                writerLock.release()
+                claim.lock.release()
                 state.writerLock = nil
                 throw error
             }
         }
+    }
+
+    /// Checks that `path` can hold a store of this project's and takes the writer's claim on it:
+    /// the cheap part of opening (a few system calls, no SQLite), which refuses what opening
+    /// would refuse for good. Makes the store's folder when missing.
+    /// - Throws: ``StoreError/inUse(path:pid:)``, ``StoreError/notAStore(path:reason:)``, or
+    ///   ``StoreError/cannotOpen(path:reason:errno:)`` (a folder, a link, an unreadable file).
+    static func claim(path: String) throws -> StoreClaim {
+        var problems: [String] = []
+        let folder = StorePath.folder(of: path)
+        if !folder.isEmpty { problems += try FileProtection.createDirectory(atPath: folder) }
+        var isFolder: ObjCBool = false
+        if path.isEmpty || (FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue) {
+            throw StoreError.cannotOpen(path: path, reason: "the store path must name a file, not a folder", errno: EISDIR)
+        }
+        // A device, a FIFO or a symbolic link (to anything) is refused before anything is
+        // created, locked or changed; so are such companions of the store.
+        for file in [path, path + "-wal", path + "-shm"] { try RegularFile.require(file) }
+        switch EventStoreSignature.classify(path) {
+        case .foreign(let reason): throw StoreError.notAStore(path: path, reason: reason)
+        case .unreadable(let code): throw StoreError.cannotOpen(path: path, reason: "cannot read the store file: \(FileProtection.describe(code))", errno: code)
+        case .new, .own: break
+        }
+        let lock = try StoreLock(storePath: path)
+        if let problem = lock.protectionProblem { problems.append(problem) }
+        return StoreClaim(lock: lock, protectionProblems: problems)
     }
 
     deinit {
