@@ -141,26 +141,38 @@ public struct EventReporter<T: EventType>: Sendable {
         return event
     }
 
-    /// `event` after every processor, or `nil` when one stops it. Changes it in place.
-    private func process(_ event: consuming TrackedEvent) -> TrackedEvent? {
-        var event = event
-        // Each stage is called where it lies in the array: iterating by value copies it out
-        // (retaining and releasing its parts) for every stage of every event.
-        let kept = processors.withUnsafeBufferPointer { stages in
-            for index in stages.indices where !stages[index].process(&event) { return false }
+    /// Runs every processor on `event`, in place; `false` when one stops it.
+    ///
+    /// Each stage is called where it lies in the array's storage, through a pointer: reading it
+    /// out of the array (by iteration or subscript) copies the existential, retaining and
+    /// releasing the stage's parts, for every stage of every event.
+    private func process(_ event: inout TrackedEvent) -> Bool {
+        processors.withUnsafeBufferPointer { stages in
+            guard let first = stages.baseAddress else { return true }
+            for index in 0..<stages.count where !(first + index).pointee.process(&event) { return false }
             return true
         }
-        return kept ? event : nil
+    }
+
+    /// `event` after every processor, or `nil` when one stops it.
+    private func process(_ event: consuming TrackedEvent) -> TrackedEvent? {
+        var event = event
+        return process(&event) ? event : nil
     }
 
     private func deliver(_ event: consuming TrackedEvent) -> [Receipt] {
-        guard let processed = process(event) else { return [] }
-        if plugins.count == 1 { return plugins[0].send(processed).map { [$0] } ?? [] }
-        var receipts: [Receipt] = []
-        receipts.reserveCapacity(plugins.count)
-        for plugin in plugins {
-            if let receipt = plugin.send(processed) { receipts.append(receipt) }
+        var event = event
+        guard process(&event) else { return [] }
+        // Plugins are called in place too (see ``process(_:)``).
+        return plugins.withUnsafeBufferPointer { targets in
+            guard let first = targets.baseAddress else { return [] }
+            if targets.count == 1 { return first.pointee.send(event).map { [$0] } ?? [] }
+            var receipts: [Receipt] = []
+            receipts.reserveCapacity(targets.count)
+            for index in 0..<targets.count {
+                if let receipt = (first + index).pointee.send(event) { receipts.append(receipt) }
+            }
+            return receipts
         }
-        return receipts
     }
 }
