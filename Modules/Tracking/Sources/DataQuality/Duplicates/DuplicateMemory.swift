@@ -7,9 +7,12 @@ import Tracking
 final class DuplicateMemory: Sendable {
     private let diagnostics: Diagnostics?
     private let recent: LockedValue<RecentEvents>
+    /// Keys whose values a reported duplicate's message masks.
+    private let sensitiveKeys: SensitiveKeyMatcher
 
-    init(capacity: Int, diagnostics: Diagnostics?) {
+    init(capacity: Int, diagnostics: Diagnostics?, sensitiveKeys: SensitiveKeyMatcher = SensitiveKeyMatcher([String]())) {
         self.diagnostics = diagnostics
+        self.sensitiveKeys = sensitiveKeys
         recent = LockedValue(RecentEvents(capacity: capacity))
     }
 
@@ -28,6 +31,6 @@ final class DuplicateMemory: Sendable {
 
     private func flag(_ event: inout TrackedEvent, _ flag: EventFlag, original: TrackedEvent) {
         event.flag(flag)
-        diagnostics?.record(.validation, code: flag.code, text: .repeated(RepeatedEvent(original, detail: flag.detail ?? "")), eventID: event.id)
+        diagnostics?.record(.validation, code: flag.code, text: .repeated(RepeatedEvent(original, detail: flag.detail ?? "", sensitiveKeys: sensitiveKeys)), eventID: event.id)
     }
 }
