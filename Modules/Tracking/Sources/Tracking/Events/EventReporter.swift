@@ -143,15 +143,20 @@ public struct EventReporter<T: EventType>: Sendable {
 
     /// Runs every processor on `event`, in place; `false` when one stops it.
     ///
-    /// Each stage is called where it lies in the array's storage, through a pointer: reading it
-    /// out of the array (by iteration or subscript) copies the existential, retaining and
-    /// releasing the stage's parts, for every stage of every event.
+    /// Each stage is handed to a generic function, borrowed: calling a method on an element of
+    /// an array of existentials copies the existential first (retaining and releasing the
+    /// stage's parts, for every stage of every event); opening it as a borrowed argument does not.
     private func process(_ event: inout TrackedEvent) -> Bool {
-        processors.withUnsafeBufferPointer { stages in
-            guard let first = stages.baseAddress else { return true }
-            for index in 0..<stages.count where !(first + index).pointee.process(&event) { return false }
-            return true
-        }
+        for index in processors.indices where !Self.run(processors[index], on: &event) { return false }
+        return true
+    }
+
+    private static func run<Stage: EventProcessor>(_ stage: borrowing Stage, on event: inout TrackedEvent) -> Bool {
+        stage.process(&event)
+    }
+
+    private static func send<Plugin: EventReporterPlugin>(_ event: TrackedEvent, to plugin: borrowing Plugin) -> Receipt? {
+        plugin.send(event)
     }
 
     /// `event` after every processor, or `nil` when one stops it.
@@ -163,16 +168,13 @@ public struct EventReporter<T: EventType>: Sendable {
     private func deliver(_ event: consuming TrackedEvent) -> [Receipt] {
         var event = event
         guard process(&event) else { return [] }
-        // Plugins are called in place too (see ``process(_:)``).
-        return plugins.withUnsafeBufferPointer { targets in
-            guard let first = targets.baseAddress else { return [] }
-            if targets.count == 1 { return first.pointee.send(event).map { [$0] } ?? [] }
-            var receipts: [Receipt] = []
-            receipts.reserveCapacity(targets.count)
-            for index in 0..<targets.count {
-                if let receipt = (first + index).pointee.send(event) { receipts.append(receipt) }
-            }
-            return receipts
+        // Plugins are borrowed too (see ``process(_:)``).
+        if plugins.count == 1 { return Self.send(event, to: plugins[0]).map { [$0] } ?? [] }
+        var receipts: [Receipt] = []
+        receipts.reserveCapacity(plugins.count)
+        for index in plugins.indices {
+            if let receipt = Self.send(event, to: plugins[index]) { receipts.append(receipt) }
         }
+        return receipts
     }
 }
