@@ -132,13 +132,18 @@ public struct EventReporter<T: EventType>: Sendable {
         let now = Date()
         var event = TrackedEvent(id: EventID.make(now: now), timestamp: now, category: category, name: name, action: action,
                                  userData: findings.tooDeep ? userData.truncatedToMaximumDepth() : userData)
+        if !mistakes.isEmpty { flag(mistakes, on: &event) }
+        if findings.tooDeep { event.flag(.userDataTruncated) }
+        if findings.nonFiniteNumber { event.flag(.nonFiniteNumber) }
+        return event
+    }
+
+    /// Flags `event` with each of `mistakes`, reporting each to the ``violationHandler``.
+    private func flag(_ mistakes: [EventFlag], on event: inout TrackedEvent) {
         for mistake in mistakes {
             event.flag(mistake)
             violationHandler.report(event, mistake)
         }
-        if findings.tooDeep { event.flag(.userDataTruncated) }
-        if findings.nonFiniteNumber { event.flag(.nonFiniteNumber) }
-        return event
     }
 
     /// Runs every processor on `event`, in place; `false` when one stops it.
