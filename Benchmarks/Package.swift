@@ -55,7 +55,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // A loopback HTTP collector: the bench delivers to it, the workspace's delivery tests script it.
-        .target(name: "LoopbackHTTP", dependencies: [tracking], swiftSettings: strictSettings),
+        // It decodes gzip bodies with DispatcherTestKit's decoder.
+        .target(
+            name: "LoopbackHTTP",
+            dependencies: [tracking, .product(name: "DispatcherTestKit", package: "Dispatcher")],
+            swiftSettings: strictSettings
+        ),
         // The system libsqlite3 under a module name of its own, for the plain-SQLite reference.
         .systemLibrary(name: "CSQLiteReference", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]),
         // The plain-SQLite reference the bench measures ingest against.

@@ -27,11 +27,16 @@ let package = Package(
             name: "CCurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        // MARK: CZlib: the system zlib (every Apple SDK ships libz), for gzip request bodies
+        .systemLibrary(
+            name: "CZlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
         // MARK: Dispatcher: persistence, batching, delivery
         .target(
             name: "Dispatcher",
             dependencies: [
-                "CSQLite", .target(name: "CCurl", condition: .when(platforms: [.linux])),
+                "CSQLite", "CZlib", .target(name: "CCurl", condition: .when(platforms: [.linux])),
                 .product(name: "Tracking", package: "Tracking"),
             ],
             resources: [.copy("PrivacyInfo.xcprivacy")],
@@ -40,7 +45,7 @@ let package = Package(
         // MARK: DispatcherTestKit: spy transport for tests
         .target(
             name: "DispatcherTestKit",
-            dependencies: ["Dispatcher", .product(name: "Tracking", package: "Tracking")],
+            dependencies: ["Dispatcher", "CZlib", .product(name: "Tracking", package: "Tracking")],
             swiftSettings: strictSettings
         ),
     ],

@@ -82,4 +82,17 @@ struct DuplicateDetectorTests {
             #expect(total > 0)
         }
     }
+
+    @Test func aReportedDuplicateShowsNoSensitiveValueAtAnyDepth() throws {
+        let diagnostics = Diagnostics()
+        let detector = DuplicateDetector(window: 1, diagnostics: diagnostics, redactedFields: ["Email"])
+        let data: UserData = ["sku": "A1", "buyer": ["email": "ada@example.com", "list": [["EMAIL": "b@example.com"]]]]
+        _ = detector.processed(event(at: 0, userData: data))
+        let repeated = try #require(detector.processed(event(at: 0.5, userData: data)))
+        #expect(repeated.hasFlag("duplicate"))
+        #expect(repeated.userData == data)
+        let message = try #require(diagnostics.snapshot().recentIssues.first { $0.code == "duplicate" }?.message)
+        #expect(message.contains("(redacted)") && message.contains("A1"))
+        #expect(!message.contains("ada@example.com") && !message.contains("b@example.com"))
+    }
 }

@@ -115,7 +115,9 @@ struct DeliveryWorkerTests {
     @Test("a 400 rejects the batch and the round goes on")
     func badRequestRejects() async throws {
         let queue = InMemoryDeliveryQueue(events: DeliveryFixtures.encodedEvents(20), createdAt: start)
-        let spy = SpyTransport(responses: [.success(HTTPResponse(statusCode: 400, body: Data("invalid".utf8)))])
+        // A 400 to the gzip body and to its plain resend.
+        let invalid = HTTPResponse(statusCode: 400, body: Data("invalid".utf8))
+        let spy = SpyTransport(responses: [.success(invalid), .success(invalid)])
         let worker = try makeWorker(queue: queue, spy: spy, clock: ManualClock(start))
         let report = await worker.deliverAvailable(deadline: start.addingTimeInterval(60))
         #expect(report.rejected == 10 && report.delivered == 10 && report.stopReason == .drained)

@@ -43,7 +43,9 @@ struct LoopbackDeliveryTests {
         server.enqueue(
             .respond(status: 500), .respond(status: 429, headers: ["Retry-After": "1"]),
             .respond(status: 413), .respond(status: 413), .respond(status: 413), .respond(status: 413), .ok,
-            .respond(status: 400, body: Data(#"{"error":"bad"}"#.utf8)), .drop, .stall(seconds: 4))
+            // A 400 to the gzip body and to its plain resend.
+            .respond(status: 400, body: Data(#"{"error":"bad"}"#.utf8)), .respond(status: 400, body: Data(#"{"error":"bad"}"#.utf8)),
+            .drop, .stall(seconds: 4))
         let events = DeliveryFixtures.encodedEvents(40)
         let queue = InMemoryDeliveryQueue(events: events)
         let log = AttemptLog()

@@ -98,7 +98,9 @@ struct FaultyCollectorTests {
         defer { directory.remove() }
         let server = try LoopbackHTTPServer(lifetime: 30)
         defer { server.stop() }
-        server.enqueue(.respond(status: 400, body: Data(#"{"error":"bad schema"}"#.utf8)))
+        // A 400 to the gzip body and to its plain resend.
+        server.enqueue(.respond(status: 400, body: Data(#"{"error":"bad schema"}"#.utf8)),
+                       .respond(status: 400, body: Data(#"{"error":"bad schema"}"#.utf8)))
         let destination = try SegmentDestination(endpoint: server.baseURL, writeKey: "reliability-key",
                                                  transport: URLSessionTransport(requestTimeout: 2))
         let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(

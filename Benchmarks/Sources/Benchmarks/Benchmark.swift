@@ -198,6 +198,13 @@ public struct Benchmark {
         result.add("send_ns_p50_stack_flagged", Double(flagged.latencies[flagged.latencies.count / 2]), unit: "ns", target: "(every event flagged)")
         result.add("bytes_per_event_stack_flagged", flagged.bytesPerEvent, unit: "B", target: "(flags stored)")
 
+        // Bytes on the wire (see WirePhase): hydrated events, Segment format, gzip and plain.
+        progress?("bytes on the wire")
+        let wire = try await WirePhase(events: min(sends, 20_000), directory: directory).run()
+        result.add("wire_bytes_per_event", wire.wireBytesPerEvent, unit: "B", target: "≤ 100 (gzip; bodies, headers excluded)")
+        result.add("wire_bytes_per_event_plain", wire.plainBytesPerEvent, unit: "B", target: "(compression off)")
+        result.add("compression_ns_per_event", wire.compressionNanosecondsPerEvent, unit: "ns", target: "(gzip encoder)")
+
         // 6. The peer workload, in fresh child processes (see PeerWorkload): the median of three
         // runs and the highest, since a peak moves with what else the machine is doing.
         progress?("peer workload (child processes)")

@@ -23,9 +23,10 @@ extension LoopbackHTTPServer {
         public var path: String
         /// Header fields, names lowercased.
         public var headers: [String: String]
-        /// The body (empty when body recording is off).
+        /// The body, decoded when it came with `Content-Encoding: gzip` (as received when it
+        /// does not decode); empty when body recording is off.
         public var body: Data
-        /// The body's length in bytes.
+        /// The body's length in bytes as received (compressed, when it was).
         public var bodyLength: Int
         /// The action taken.
         public var action: Action

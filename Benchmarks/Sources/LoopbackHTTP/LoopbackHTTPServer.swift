@@ -1,3 +1,4 @@
+import DispatcherTestKit
 import Foundation
 import Tracking
 #if canImport(Glibc)
@@ -19,6 +20,9 @@ public final class LoopbackHTTPServer: Sendable {
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
     /// The action once the script is used up.
     public let defaultAction: Action
+    /// The answer to every request whose body came with `Content-Encoding: gzip`, instead of
+    /// the script (a collector that refuses compressed bodies); nil follows the script.
+    public let gzipAction: Action?
 
     private let listener: LoopbackListener
     private let recordBodies: Bool
@@ -42,8 +46,13 @@ public final class LoopbackHTTPServer: Sendable {
     ///   - recordRequests: whether to keep each request in ``requests`` (turn off for long load
     ///     runs, whose memory would grow with every request: the counters are kept either way).
     ///   - lifetime: seconds after which the server stops itself. Defaults to 60.
-    public init(defaultAction: Action = .ok, recordBodies: Bool = true, recordRequests: Bool = true, lifetime: TimeInterval = 60) throws {
+    ///   - gzipAction: the answer to every gzip body, instead of the script; nil follows it.
+    public init(
+        defaultAction: Action = .ok, recordBodies: Bool = true, recordRequests: Bool = true, lifetime: TimeInterval = 60,
+        gzipAction: Action? = nil
+    ) throws {
         self.defaultAction = defaultAction
+        self.gzipAction = gzipAction
         self.recordBodies = recordBodies && recordRequests
         self.recordRequests = recordRequests
         do { listener = try LoopbackListener(lifetime: lifetime) } catch { throw StartError(description: error.description) }
@@ -89,14 +98,19 @@ public final class LoopbackHTTPServer: Sendable {
             }
             let bodyEnd = head.bodyStart + head.contentLength
             guard readBody(connection, &buffer, upTo: bodyEnd, chunk: &chunk) else { return }
-            let body = recordBodies ? Data(buffer[head.bodyStart..<bodyEnd]) : Data()
+            let body = recordBodies ? Self.decoded(Data(buffer[head.bodyStart..<bodyEnd]), head.headers) : Data()
             buffer.removeFirst(bodyEnd)
             let action: Action = state.withLock { state in
                 state.active += 1
                 state.maxActive = max(state.maxActive, state.active)
                 state.total += 1
                 state.totalBytes += head.contentLength
-                let next = state.script.isEmpty ? defaultAction : state.script.removeFirst()
+                let next: Action
+                if let gzipAction, head.headers["content-encoding"]?.lowercased() == "gzip" {
+                    next = gzipAction
+                } else {
+                    next = state.script.isEmpty ? defaultAction : state.script.removeFirst()
+                }
                 if recordRequests {
                     state.recorded.append(Request(method: head.method, path: head.path, headers: head.headers,
                                                   body: body, bodyLength: head.contentLength, action: next))
@@ -124,6 +138,12 @@ public final class LoopbackHTTPServer: Sendable {
     }
 
     /// Reads until a full request head is buffered and parses it; the head stays in `buffer`.
+    /// `body` decoded when `headers` say it is gzip, else as it is.
+    private static func decoded(_ body: Data, _ headers: [String: String]) -> Data {
+        guard headers["content-encoding"]?.lowercased() == "gzip" else { return body }
+        return GzipDecoder.decode(body) ?? body
+    }
+
     private func readHead(_ connection: Int32, _ buffer: inout [UInt8], chunk: inout [UInt8]) -> HTTPRequestHead? {
         var searchFrom = 0
         while true {

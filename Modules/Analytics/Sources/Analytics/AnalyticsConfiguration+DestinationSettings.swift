@@ -6,7 +6,7 @@ extension AnalyticsConfiguration {
     /// Where events are delivered: Segment, Snowplow, an NDJSON file, or nowhere (stored only).
     ///
     /// JSON: `{"format": "segment", "endpoint": "https://api.segment.io", "writeKey": "…",
-    /// "writeKeyIn": "header"}`, `{"format": "snowplow", "endpoint": "https://collector…"}`,
+    /// "writeKeyIn": "header", "compression": "gzip"}`, `{"format": "snowplow", "endpoint": "https://collector…"}`,
     /// `{"format": "ndjson", "endpoint": "outbox.ndjson"}` or `{"format": "none"}`.
     ///
     /// The write key is never printed: ``description``, `debugDescription` and the mirror
@@ -36,17 +36,23 @@ extension AnalyticsConfiguration {
         public var authentication: SegmentAuthentication
         /// The most bytes of events in one request; `nil` keeps the destination's own limit.
         public var maxBatchBytes: Int?
+        /// How request bodies travel (JSON `"compression": "gzip"` or `"plain"`); `nil` keeps the
+        /// format's default: gzip for Segment, plain for Snowplow (see ``RequestCompression``).
+        /// Only for the HTTP formats.
+        public var compression: RequestCompression?
 
         /// Creates a destination.
         public init(
             format: Format, endpoint: URL? = nil, writeKey: String? = nil,
-            authentication: SegmentAuthentication = .basic, maxBatchBytes: Int? = nil
+            authentication: SegmentAuthentication = .basic, maxBatchBytes: Int? = nil,
+            compression: RequestCompression? = nil
         ) {
             self.format = format
             self.endpoint = endpoint
             self.writeKey = writeKey
             self.authentication = authentication
             self.maxBatchBytes = maxBatchBytes
+            self.compression = compression
         }
 
         /// Stored only: nothing is delivered until the configuration names a destination.
@@ -80,7 +86,8 @@ extension AnalyticsConfiguration {
 
         /// The format, endpoint and limit; the write key is left out.
         public var customMirror: Mirror {
-            Mirror(self, children: ["format": format, "endpoint": endpoint as Any, "maxBatchBytes": maxBatchBytes as Any])
+            Mirror(self, children: ["format": format, "endpoint": endpoint as Any, "maxBatchBytes": maxBatchBytes as Any,
+                                    "compression": compression as Any])
         }
 
         /// Checks the settings without building anything.
@@ -91,6 +98,10 @@ extension AnalyticsConfiguration {
             }
             if let writeKey, writeKey.isEmpty {
                 throw ConfigurationError(field: "destination.writeKey", reason: "must not be empty when given")
+            }
+            if let compression, format != .segment, format != .snowplow {
+                throw ConfigurationError(field: "destination.compression",
+                                         reason: "is only used by formats segment and snowplow (format is \(format.rawValue), compression \(compression.rawValue))")
             }
             if format != .segment, writeKey != nil {
                 throw ConfigurationError(field: "destination.writeKey", reason: "is only used by format segment (format is \(format.rawValue))")
@@ -133,9 +144,10 @@ extension AnalyticsConfiguration {
                 case .segment:
                     return try SegmentDestination(
                         endpoint: url, writeKey: writeKey ?? "", authentication: authentication,
-                        maxBatchBytes: maxBatchBytes ?? 400_000)
+                        maxBatchBytes: maxBatchBytes ?? 400_000, compression: compression ?? .gzip)
                 case .snowplow:
-                    return try SnowplowDestination(endpoint: url, appID: appID, maxBatchBytes: maxBatchBytes ?? 200_000)
+                    return try SnowplowDestination(endpoint: url, appID: appID, maxBatchBytes: maxBatchBytes ?? 200_000,
+                                                   compression: compression ?? .plain)
                 case .ndjson:
                     return NDJSONFileDestination(fileURL: url, maxBatchBytes: maxBatchBytes ?? 4_000_000)
                 }
@@ -147,7 +159,7 @@ extension AnalyticsConfiguration {
 }
 
 extension AnalyticsConfiguration.DestinationSettings: Codable {
-    private enum CodingKeys: String, CodingKey, CaseIterable { case format, endpoint, writeKey, writeKeyIn, maxBatchBytes }
+    private enum CodingKeys: String, CodingKey, CaseIterable { case format, endpoint, writeKey, writeKeyIn, maxBatchBytes, compression }
 
     /// Decodes a destination; unknown keys are errors.
     public init(from decoder: any Decoder) throws {
@@ -176,6 +188,14 @@ extension AnalyticsConfiguration.DestinationSettings: Codable {
             throw DecodingError.dataCorruptedError(forKey: .writeKeyIn, in: container, debugDescription: "must be \"header\" or \"body\", got '\(other)'")
         }
         maxBatchBytes = try container.decodeIfPresent(Int.self, forKey: .maxBatchBytes)
+        if let name = try container.decodeIfPresent(String.self, forKey: .compression) {
+            guard let known = RequestCompression(rawValue: name) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .compression, in: container,
+                    debugDescription: "unknown compression '\(name)' (known: \(RequestCompression.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            compression = known
+        }
     }
 
     /// Encodes the destination; the write key is written as given (keep such files private).
@@ -186,5 +206,6 @@ extension AnalyticsConfiguration.DestinationSettings: Codable {
         try container.encodeIfPresent(writeKey, forKey: .writeKey)
         try container.encode(authentication == .body ? "body" : "header", forKey: .writeKeyIn)
         try container.encodeIfPresent(maxBatchBytes, forKey: .maxBatchBytes)
+        try container.encodeIfPresent(compression?.rawValue, forKey: .compression)
     }
 }

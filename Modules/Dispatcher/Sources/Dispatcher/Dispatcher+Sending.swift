@@ -18,10 +18,11 @@ extension Dispatcher {
     ///   decides what happens to it (the journal may refuse it again, then memory takes it or
     ///   it is refused and counted).
     private func journalDirectly(_ event: TrackedEvent) -> Bool {
-        let (backend, closed) = state.withLock { state in (state.backend, state.closed) }
-        guard !closed, let backend, !overflow.isBuffering, let direct = DirectJournalEvent(event) else { return false }
+        // Only the writer is taken out of the state: copying the whole backend retains each of its parts.
+        let (ingest, closed) = state.withLock { state in (state.backend?.ingest, state.closed) }
+        guard !closed, let ingest, !overflow.isBuffering, let direct = DirectJournalEvent(event) else { return false }
         do {
-            try backend.ingest.write(direct)
+            try ingest.write(direct)
             return true
         } catch {
             return false

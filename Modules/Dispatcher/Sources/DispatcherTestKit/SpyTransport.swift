@@ -7,7 +7,8 @@ import Tracking
 /// ```swift
 /// let transport = SpyTransport(responses: [.success(HTTPResponse(statusCode: 500)), .failure(.timedOut(seconds: 1))])
 /// ```
-/// When the script runs out, it answers ``defaultResponse``.
+/// When the script runs out, it answers ``defaultResponse``. A body sent with
+/// `Content-Encoding: gzip` is recorded decoded, as a collector reads it (the header stays).
 public final class SpyTransport: HTTPTransport {
     /// The answers still to give, and the requests received.
     private struct Exchange {
@@ -39,10 +40,14 @@ public final class SpyTransport: HTTPTransport {
         exchange.withLock { $0.script.append(contentsOf: responses) }
     }
 
-    /// Records the request and returns the next scripted answer.
+    /// Records the request (its body decoded when gzip) and returns the next scripted answer.
     public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+        var received = request
+        if request.header("Content-Encoding")?.lowercased() == "gzip", let decoded = GzipDecoder.decode(request.body) {
+            received.body = decoded
+        }
         let next: Result<HTTPResponse, TransportError> = exchange.withLock {
-            $0.recorded.append(request)
+            $0.recorded.append(received)
             return $0.script.isEmpty ? .success(defaultResponse) : $0.script.removeFirst()
         }
         return try next.get()

@@ -73,7 +73,8 @@ public final class DataQualityStack: Sendable {
         }
         var stages: [any EventProcessor] = [PrivacyGate(privacy, diagnostics: diagnostics)]
         if let validator { stages.append(validator) }
-        stages.append(DuplicateDetector(window: configuration.duplicateWindow, diagnostics: diagnostics))
+        stages.append(DuplicateDetector(window: configuration.duplicateWindow, diagnostics: diagnostics,
+                                        redactedFields: configuration.sensitiveKeys))
         stages.append(ContextHydrator(
             application: application,
             device: device,

@@ -40,6 +40,14 @@ package protocol DeliveryQueue: Sendable {
 
     /// The time last recorded by ``deferDeliveries(until:)``; nil when none was.
     func deferredUntil() throws -> Date?
+
+    /// Records that the collector at `endpoint` (a ``CompressingDestination/endpointIdentity``)
+    /// refused compressed bodies, so that a later run sends it plain ones. Called after such an
+    /// answer; a later call for another endpoint replaces it.
+    func rememberPlainBodies(for endpoint: String) throws
+
+    /// Whether ``rememberPlainBodies(for:)`` was last called for `endpoint`.
+    func sendsPlainBodies(to endpoint: String) throws -> Bool
 }
 
 extension DeliveryQueue {
@@ -51,4 +59,10 @@ extension DeliveryQueue {
 
     /// None recorded.
     package func deferredUntil() throws -> Date? { nil }
+
+    /// Keeps nothing: a ``DeliveryWorker`` remembers a refusal of compression for its own life.
+    package func rememberPlainBodies(for endpoint: String) throws {}
+
+    /// None recorded.
+    package func sendsPlainBodies(to endpoint: String) throws -> Bool { false }
 }

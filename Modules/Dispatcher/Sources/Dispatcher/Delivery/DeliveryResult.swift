@@ -12,12 +12,17 @@ public struct DeliveryResult: Sendable, Equatable {
     public var rejectedEvents: [UUID: String]
     /// The HTTP status, when a response arrived.
     public var statusCode: Int?
+    /// Whether the collector refused a compressed body, so that the batch went again plain
+    /// (``outcome`` is the plain request's): its endpoint is to be sent plain bodies from now on.
+    public var compressionRefused: Bool
 
     /// Creates a result.
-    public init(_ outcome: DeliveryOutcome, rejectedEvents: [UUID: String] = [:], statusCode: Int? = nil) {
+    public init(_ outcome: DeliveryOutcome, rejectedEvents: [UUID: String] = [:], statusCode: Int? = nil,
+                compressionRefused: Bool = false) {
         self.outcome = outcome
         self.rejectedEvents = rejectedEvents
         self.statusCode = statusCode
+        self.compressionRefused = compressionRefused
     }
 
     /// Every event was acknowledged.

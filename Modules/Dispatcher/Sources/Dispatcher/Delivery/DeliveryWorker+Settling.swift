@@ -55,7 +55,7 @@ extension DeliveryWorker {
 
     /// Delivers one batch (splitting on 413) and settles every event of it.
     func deliver(_ batch: [StoredEvent], deadline: Date, report: inout DeliveryReport) async -> BatchResult {
-        let result = await destination.deliver(batch, sentAt: configuration.clock())
+        let result = await send(batch)
         return await settle(batch, after: result, deadline: deadline, report: &report, mayDefer: false)
     }
 

@@ -42,6 +42,9 @@ actor DeliveryWorker {
     private var deferredUntil: Date?
     /// Whether ``deferredUntil`` was read from the queue (once, at the first round).
     private var deferralLoaded = false
+    /// Whether the destination's endpoint refused compressed bodies; nil until read from the
+    /// queue (``send(_:)``).
+    var sendsPlainBodies: Bool?
     /// The wait for ``deferredUntil`` in progress, ended early by ``stop()`` and ``finishAfterCurrentBatch()``.
     var deferralWait: TimedWait?
     /// Where the round's blocking queue calls run.
@@ -220,7 +223,7 @@ actor DeliveryWorker {
                 ? OverlappedQueueWork(queue: queue, limit: configuration.deliverySize, maxBytes: destination.maxBatchBytes,
                                       now: due, on: overlapQueue)
                 : nil
-            let sent = await destination.deliver(batch, sentAt: configuration.clock())
+            let sent = await send(batch)
             var claimError: (any Error)?
             switch await claimAhead?.claimed() {
             case .success(let next)?: carry.prefetched = next

@@ -21,11 +21,12 @@ struct DirectJournalEvent: JournalEventSource {
         guard let userDataSize = Self.size(of: event.userData), let contextSize = Self.size(of: event.eventContext) else { return nil }
         let shared = EncodedSharedContext.reference(of: event)
         guard !shared.truncated else { return nil }
-        self.event = event
         self.userDataSize = userDataSize
         self.contextSize = contextSize
         self.sharedContext = shared.context
         flags = BinaryValueWriter.flags(event.flags)
+        // The last use of `event`: it is moved in, not copied and then released.
+        self.event = event
     }
 
     var id: UUID { event.id }

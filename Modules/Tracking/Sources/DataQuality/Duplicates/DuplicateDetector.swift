@@ -25,9 +25,13 @@ struct DuplicateDetector: EventProcessor {
     ///   - window: seconds within which identical content is a duplicate; 1 second by default.
     ///   - capacity: how many recent events are remembered.
     ///   - diagnostics: where duplicates are reported, when given.
-    public init(window: TimeInterval = 1, capacity: Int = 1000, diagnostics: Diagnostics? = nil) {
+    ///   - redactedFields: keys (any case) whose values, at any depth, a reported duplicate's
+    ///     message shows as `(redacted)`: the detector runs before redaction.
+    public init(window: TimeInterval = 1, capacity: Int = 1000, diagnostics: Diagnostics? = nil,
+                redactedFields: some Sequence<String> = [String]()) {
         self.window = window
-        self.memory = DuplicateMemory(capacity: max(1, capacity), diagnostics: diagnostics)
+        self.memory = DuplicateMemory(capacity: max(1, capacity), diagnostics: diagnostics,
+                                      sensitiveKeys: SensitiveKeyMatcher(redactedFields))
     }
 
     /// Flags the event if it is a duplicate; never stops it.

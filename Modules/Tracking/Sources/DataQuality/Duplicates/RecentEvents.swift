@@ -3,16 +3,16 @@ import Tracking
 
 /// The ids and contents a `DuplicateMemory` remembers, as one value mutated in place (one
 /// access per event, not one per table): at most `capacity` of each, the oldest forgotten
-/// first. Ids are filed under their random half, contents under their ``ContentHash`` and
+/// first. Ids are kept by ``SeenIDs``, contents filed under their ``ContentHash`` and
 /// compared in full only when the hash matches. Not thread-safe: its owner locks.
 struct RecentEvents: Sendable {
-    private var ids: IndexedRing<SeenID>
+    private var ids: SeenIDs
     /// One entry per content hash: the first event of the latest run with that hash.
     private var contents: IndexedRing<RememberedContent>
 
     /// Remembers nothing yet; holds at most `capacity` ids and `capacity` contents.
     init(capacity: Int) {
-        ids = IndexedRing(capacity: capacity)
+        ids = SeenIDs(capacity: capacity)
         contents = IndexedRing(capacity: capacity)
     }
 
@@ -20,9 +20,7 @@ struct RecentEvents: Sendable {
     /// is given, the text of the earlier event whose content it repeats within `window`
     /// seconds (see ``earlierID(of:hash:window:)``).
     mutating func check(_ event: TrackedEvent, contentHash: UInt64?, window: TimeInterval) -> (repeatedID: Bool, earlier: String?) {
-        let seen = SeenID(event.id)
-        let repeatedID = ids.position(of: seen.key, where: { $0 == seen }) != nil
-        if !repeatedID { ids.append(seen, key: seen.key) }
+        let repeatedID = ids.checkAndRemember(SeenID(event.id))
         guard let contentHash else { return (repeatedID, nil) }
         return (repeatedID, earlierID(of: event, hash: contentHash, window: window))
     }

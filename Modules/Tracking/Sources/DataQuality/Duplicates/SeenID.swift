@@ -2,7 +2,7 @@ import Foundation
 
 /// An event id as the duplicate memory holds it: two 64-bit halves, compared in full, filed
 /// under its last 64 bits (``key``), which in a version 7 id are random.
-struct SeenID: Equatable {
+struct SeenID: Equatable, Sendable {
     private let high: UInt64
     private let low: UInt64
 
@@ -16,4 +16,11 @@ struct SeenID: Equatable {
 
     /// The random half, to file the id under.
     var key: UInt64 { low }
+
+    /// Whether this id comes before `other` in the order of their bytes (for version 7 ids,
+    /// the order they were made in).
+    func precedes(_ other: SeenID) -> Bool {
+        let (mine, theirs) = (UInt64(bigEndian: high), UInt64(bigEndian: other.high))
+        return mine != theirs ? mine < theirs : UInt64(bigEndian: low) < UInt64(bigEndian: other.low)
+    }
 }

@@ -12,9 +12,12 @@ protocol LastValueCacheKey {
 /// Making the value happens outside the lock.
 final class LastValueCache<Key: LastValueCacheKey & Sendable, Value: Sendable>: Sendable {
     private struct State {
-        /// Holds the key strongly, so a key compared by identity cannot be reused by another
-        /// instance while cached.
-        var last: (key: Key, value: Value)?
+        /// The last key; held strongly, so a key compared by identity cannot be reused by
+        /// another instance while cached. Key and value are kept apart so that a lookup
+        /// compares the key where it lies, copying (and retaining) only the value it returns.
+        var lastKey: Key?
+        /// The value made for ``lastKey``.
+        var lastValue: Value?
         /// Counts ``reset()`` calls: a value made across one is not kept.
         var generation = 0
     }
@@ -25,19 +28,21 @@ final class LastValueCache<Key: LastValueCacheKey & Sendable, Value: Sendable>: 
     /// `make(key)`'s, which is kept for the next call.
     func value(for key: Key, make: (Key) -> Value) -> Value {
         let (cached, started): (Value?, Int) = state.withLock { state in
-            guard let last = state.last, last.key.matches(key) else { return (nil, state.generation) }
-            return (last.value, state.generation)
+            guard state.lastKey?.matches(key) == true else { return (nil, state.generation) }
+            return (state.lastValue, state.generation)
         }
         if let cached { return cached }
         let made = make(key)
-        state.withLock { state in if state.generation == started { state.last = (key, made) } }
+        state.withLock { state in
+            if state.generation == started { (state.lastKey, state.lastValue) = (key, made) }
+        }
         return made
     }
 
     /// Forgets the cached value: the next call makes a new one.
     func reset() {
         state.withLock { state in
-            state.last = nil
+            (state.lastKey, state.lastValue) = (nil, nil)
             state.generation &+= 1
         }
     }

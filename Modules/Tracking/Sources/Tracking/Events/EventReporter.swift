@@ -132,34 +132,53 @@ public struct EventReporter<T: EventType>: Sendable {
         let now = Date()
         var event = TrackedEvent(id: EventID.make(now: now), timestamp: now, category: category, name: name, action: action,
                                  userData: findings.tooDeep ? userData.truncatedToMaximumDepth() : userData)
-        for mistake in mistakes {
-            event.flag(mistake)
-            violationHandler.report(event, mistake)
-        }
+        if !mistakes.isEmpty { flag(mistakes, on: &event) }
         if findings.tooDeep { event.flag(.userDataTruncated) }
         if findings.nonFiniteNumber { event.flag(.nonFiniteNumber) }
         return event
     }
 
-    /// `event` after every processor, or `nil` when one stops it. Changes it in place.
+    /// Flags `event` with each of `mistakes`, reporting each to the ``violationHandler``.
+    private func flag(_ mistakes: [EventFlag], on event: inout TrackedEvent) {
+        for mistake in mistakes {
+            event.flag(mistake)
+            violationHandler.report(event, mistake)
+        }
+    }
+
+    /// Runs every processor on `event`, in place; `false` when one stops it.
+    ///
+    /// Each stage is handed to a generic function, borrowed: calling a method on an element of
+    /// an array of existentials copies the existential first (retaining and releasing the
+    /// stage's parts, for every stage of every event); opening it as a borrowed argument does not.
+    private func process(_ event: inout TrackedEvent) -> Bool {
+        for index in processors.indices where !Self.run(processors[index], on: &event) { return false }
+        return true
+    }
+
+    private static func run<Stage: EventProcessor>(_ stage: borrowing Stage, on event: inout TrackedEvent) -> Bool {
+        stage.process(&event)
+    }
+
+    private static func send<Plugin: EventReporterPlugin>(_ event: TrackedEvent, to plugin: borrowing Plugin) -> Receipt? {
+        plugin.send(event)
+    }
+
+    /// `event` after every processor, or `nil` when one stops it.
     private func process(_ event: consuming TrackedEvent) -> TrackedEvent? {
         var event = event
-        // Each stage is called where it lies in the array: iterating by value copies it out
-        // (retaining and releasing its parts) for every stage of every event.
-        let kept = processors.withUnsafeBufferPointer { stages in
-            for index in stages.indices where !stages[index].process(&event) { return false }
-            return true
-        }
-        return kept ? event : nil
+        return process(&event) ? event : nil
     }
 
     private func deliver(_ event: consuming TrackedEvent) -> [Receipt] {
-        guard let processed = process(event) else { return [] }
-        if plugins.count == 1 { return plugins[0].send(processed).map { [$0] } ?? [] }
+        var event = event
+        guard process(&event) else { return [] }
+        // Plugins are borrowed too (see ``process(_:)``).
+        if plugins.count == 1 { return Self.send(event, to: plugins[0]).map { [$0] } ?? [] }
         var receipts: [Receipt] = []
         receipts.reserveCapacity(plugins.count)
-        for plugin in plugins {
-            if let receipt = plugin.send(processed) { receipts.append(receipt) }
+        for index in plugins.indices {
+            if let receipt = Self.send(event, to: plugins[index]) { receipts.append(receipt) }
         }
         return receipts
     }

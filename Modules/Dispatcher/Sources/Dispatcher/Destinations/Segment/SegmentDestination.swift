@@ -22,11 +22,13 @@ import Tracking
 ///   `snowplowEntities` (a key colliding with `flags` is kept as `event.flags`), and `flags`,
 ///   the event's data-quality flags as `[{"code":…,"detail":…}]`.
 ///
-/// Requests carry `User-Agent: <library name>/<version>` (`swift-tracking/<version>`).
+/// Requests carry `User-Agent: <library name>/<version>` (`swift-tracking/<version>`). Bodies
+/// travel gzip-compressed by default (``compression``): Segment's Tracking API decodes
+/// `Content-Encoding: gzip` (see ``RequestCompression``).
 /// The write key travels as HTTP Basic authorization (`base64(writeKey + ":")`) or, with
 /// ``SegmentAuthentication/body``, as the batch's `writeKey` field; it is never part of a
 /// description, a debug description, a mirror or an error.
-public struct SegmentDestination: Destination, CustomStringConvertible, CustomDebugStringConvertible {
+public struct SegmentDestination: CompressingDestination, CustomStringConvertible, CustomDebugStringConvertible {
     /// The destination's name in reports.
     public let name: String
     /// The batch URL, `{endpoint}/v1/batch`.
@@ -44,6 +46,8 @@ public struct SegmentDestination: Destination, CustomStringConvertible, CustomDe
     let library: DestinationLibrary
     /// Where the write key is sent.
     public let authentication: SegmentAuthentication
+    /// How request bodies travel. Defaults to ``RequestCompression/gzip``.
+    public let compression: RequestCompression
     private let authorization: HTTPBasicAuthorization
     private let writeKey: RedactedSecret
     private let transport: any HTTPTransport
@@ -56,17 +60,20 @@ public struct SegmentDestination: Destination, CustomStringConvertible, CustomDe
     ///     the body's `writeKey` field.
     ///   - transport: how requests are sent. Defaults to ``DefaultHTTPTransport/make(requestTimeout:maxResponseBytes:)``.
     ///   - fallbackAnonymousID: the `anonymousId` when the event context has none.
+    ///   - compression: how request bodies travel. Defaults to gzip.
     /// - Throws: an error saying why, when the endpoint is not acceptable.
     public init(
         endpoint: URL, writeKey: String, authentication: SegmentAuthentication = .basic, transport: any HTTPTransport = DefaultHTTPTransport.make(),
         name: String = "segment",
         fallbackAnonymousID: String = UUID().uuidString.lowercased(),
-        maxBatchBytes: Int = 400_000, maxRequestBytes: Int = 500_000, maxEventBytes: Int = 32_000
+        maxBatchBytes: Int = 400_000, maxRequestBytes: Int = 500_000, maxEventBytes: Int = 32_000,
+        compression: RequestCompression = .gzip
     ) throws {
         try self.init(
             endpoint: endpoint, writeKey: writeKey, authentication: authentication, transport: transport, name: name,
             library: .tracking, fallbackAnonymousID: fallbackAnonymousID,
-            maxBatchBytes: maxBatchBytes, maxRequestBytes: maxRequestBytes, maxEventBytes: maxEventBytes)
+            maxBatchBytes: maxBatchBytes, maxRequestBytes: maxRequestBytes, maxEventBytes: maxEventBytes,
+            compression: compression)
     }
 
     /// Creates a Segment destination reporting `library` in `context.library` and the `User-Agent`.
@@ -74,8 +81,10 @@ public struct SegmentDestination: Destination, CustomStringConvertible, CustomDe
         endpoint: URL, writeKey: String, authentication: SegmentAuthentication = .basic, transport: any HTTPTransport = DefaultHTTPTransport.make(),
         name: String = "segment", library: DestinationLibrary,
         fallbackAnonymousID: String = UUID().uuidString.lowercased(),
-        maxBatchBytes: Int = 400_000, maxRequestBytes: Int = 500_000, maxEventBytes: Int = 32_000
+        maxBatchBytes: Int = 400_000, maxRequestBytes: Int = 500_000, maxEventBytes: Int = 32_000,
+        compression: RequestCompression = .gzip
     ) throws {
+        self.compression = compression
         batchURL = EndpointURL.appending("/v1/batch", to: try EndpointURL.validate(endpoint))
         authorization = HTTPBasicAuthorization(user: writeKey, password: "")
         self.writeKey = RedactedSecret(value: writeKey)
@@ -94,18 +103,27 @@ public struct SegmentDestination: Destination, CustomStringConvertible, CustomDe
     /// Same as ``description``.
     public var debugDescription: String { description }
 
-    /// Sends the batch as one request.
+    /// The batch URL.
+    public var endpointIdentity: String { batchURL.absoluteString }
+
+    /// Sends the batch as one request, its body compressed as ``compression`` says.
     public func deliver(_ batch: [StoredEvent], sentAt: Date) async -> DeliveryResult {
+        await deliver(batch, sentAt: sentAt, compression: compression)
+    }
+
+    /// Sends the batch as one request, its body compressed as `compression` says. The size
+    /// limits apply to the plain body, which is also what a refusal of compression sends.
+    public func deliver(_ batch: [StoredEvent], sentAt: Date, compression: RequestCompression) async -> DeliveryResult {
         let (request, rejected) = makeRequest(for: batch, sentAt: sentAt)
         guard let request else { return DeliveryResult(.delivered, rejectedEvents: rejected) }
         if request.body.count > maxRequestBytes {
             return DeliveryResult(.tooLarge(reason: "body of \(request.body.count) bytes exceeds \(maxRequestBytes)"),
                                   rejectedEvents: rejected)
         }
-        return await HTTPDelivery.perform(request, via: transport, rejected: rejected)
+        return await HTTPDelivery.perform(request, via: transport, rejected: rejected, compression: compression)
     }
 
-    /// Builds the request for `batch`, and the events refused for exceeding ``maxEventBytes``.
+    /// Builds the plain request for `batch` (compression happens as it is sent), and the events refused for exceeding ``maxEventBytes``.
     /// The request is nil when no event is left to send.
     public func makeRequest(for batch: [StoredEvent], sentAt: Date) -> (HTTPRequest?, rejected: [UUID: String]) {
         var rejected: [UUID: String] = [:]

@@ -35,7 +35,9 @@ import Tracking
 /// Other context members are not sent to Snowplow.
 ///
 /// Requests carry `User-Agent: swift-tracking/<version>` (the library's name and version).
-public struct SnowplowDestination: Destination, CustomStringConvertible {
+/// Bodies travel plain by default (``compression``): the Snowplow collector does not decode
+/// `Content-Encoding: gzip` (see ``RequestCompression``).
+public struct SnowplowDestination: CompressingDestination, CustomStringConvertible {
     /// The destination's name in reports.
     public let name: String
     /// The collector URL, `{endpoint}/com.snowplowanalytics.snowplow/tp2`.
@@ -53,6 +55,8 @@ public struct SnowplowDestination: Destination, CustomStringConvertible {
     public let platform: String
     /// `tv`.
     public let trackerVersion: String
+    /// How request bodies travel. Defaults to ``RequestCompression/plain``.
+    public let compression: RequestCompression
     /// How events are encoded.
     let encoding: SnowplowEventEncoding
     private let transport: any HTTPTransport
@@ -62,16 +66,18 @@ public struct SnowplowDestination: Destination, CustomStringConvertible {
     ///   - endpoint: the collector base, for example `https://collector.example.com`.
     ///   - appID: the application id (`aid`).
     ///   - transport: how requests are sent. Defaults to ``DefaultHTTPTransport/make(requestTimeout:maxResponseBytes:)``.
+    ///   - compression: how request bodies travel. Defaults to plain.
     /// - Throws: an error saying why, when the endpoint is not acceptable.
     public init(
         endpoint: URL, appID: String, transport: any HTTPTransport = DefaultHTTPTransport.make(),
         name: String = "snowplow", namespace: String = "tracking", platform: String = "mob",
         trackerVersion: String = TrackingLibrary.name + "-" + TrackingLibrary.version,
-        maxBatchBytes: Int = 200_000, maxRequestBytes: Int = 1_000_000
+        maxBatchBytes: Int = 200_000, maxRequestBytes: Int = 1_000_000, compression: RequestCompression = .plain
     ) throws {
         try self.init(
             endpoint: endpoint, appID: appID, transport: transport, name: name, namespace: namespace, platform: platform,
-            trackerVersion: trackerVersion, encoding: .structured, maxBatchBytes: maxBatchBytes, maxRequestBytes: maxRequestBytes)
+            trackerVersion: trackerVersion, encoding: .structured, maxBatchBytes: maxBatchBytes, maxRequestBytes: maxRequestBytes,
+            compression: compression)
     }
 
     /// Creates a Snowplow destination encoding a feature's events as `encoding` says.
@@ -80,8 +86,9 @@ public struct SnowplowDestination: Destination, CustomStringConvertible {
         name: String = "snowplow", namespace: String = "tracking", platform: String = "mob",
         trackerVersion: String = TrackingLibrary.name + "-" + TrackingLibrary.version,
         encoding: SnowplowEventEncoding, maxBatchBytes: Int = 200_000,
-        maxRequestBytes: Int = 1_000_000
+        maxRequestBytes: Int = 1_000_000, compression: RequestCompression = .plain
     ) throws {
+        self.compression = compression
         collectorURL = EndpointURL.appending("/com.snowplowanalytics.snowplow/tp2", to: try EndpointURL.validate(endpoint))
         self.transport = transport
         self.name = name
@@ -97,16 +104,26 @@ public struct SnowplowDestination: Destination, CustomStringConvertible {
     /// `SnowplowDestination(name, url)`.
     public var description: String { "SnowplowDestination(\(name), \(EndpointURL.redacted(collectorURL)))" }
 
-    /// Sends the batch as one request.
+    /// The collector URL.
+    public var endpointIdentity: String { collectorURL.absoluteString }
+
+    /// Sends the batch as one request, its body compressed as ``compression`` says.
     public func deliver(_ batch: [StoredEvent], sentAt: Date) async -> DeliveryResult {
+        await deliver(batch, sentAt: sentAt, compression: compression)
+    }
+
+    /// Sends the batch as one request, its body compressed as `compression` says; the size
+    /// limit applies to the plain body.
+    public func deliver(_ batch: [StoredEvent], sentAt: Date, compression: RequestCompression) async -> DeliveryResult {
         guard let request = makeRequest(for: batch, sentAt: sentAt) else { return .delivered }
         if request.body.count > maxRequestBytes {
             return DeliveryResult(.tooLarge(reason: "body of \(request.body.count) bytes exceeds \(maxRequestBytes)"))
         }
-        return await HTTPDelivery.perform(request, via: transport, rejected: [:])
+        return await HTTPDelivery.perform(request, via: transport, rejected: [:], compression: compression)
     }
 
-    /// Builds the request for `batch`; nil when the batch is empty.
+    /// Builds the plain request for `batch` (compression happens as it is sent); nil when the
+    /// batch is empty.
     public func makeRequest(for batch: [StoredEvent], sentAt: Date) -> HTTPRequest? {
         guard !batch.isEmpty else { return nil }
         let sentMilliseconds = String(Int64((sentAt.timeIntervalSince1970 * 1000).rounded(.down)))
