@@ -6,22 +6,32 @@ enum ChildProcess {
     /// `<key> <value>`.
     /// - Throws: ``BenchError`` when the child failed or printed no such line.
     static func measure(arguments: [String], key: String) throws -> Double {
+        try measure(arguments: arguments, keys: [key])[key] ?? .nan
+    }
+
+    /// Runs `executable` (this executable when nil) with `arguments` and returns the number it
+    /// printed on a line `<key> <value>` for each of `keys`.
+    /// - Throws: ``BenchError`` when the child failed or left one of `keys` out.
+    static func measure(arguments: [String], keys: [String], executable: URL? = nil) throws -> [String: Double] {
         let child = Process()
-        child.executableURL = URL(fileURLWithPath: executablePath)
+        child.executableURL = executable ?? URL(fileURLWithPath: executablePath)
         child.arguments = arguments
         let output = Pipe()
         child.standardOutput = output
         try child.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         child.waitUntilExit()
-        guard child.terminationStatus == 0 else {
-            throw BenchError("\(arguments.joined(separator: " ")) exited with status \(child.terminationStatus)")
+        let command = arguments.joined(separator: " ")
+        guard child.terminationStatus == 0 else { throw BenchError("\(command) exited with status \(child.terminationStatus)") }
+        var figures: [String: Double] = [:]
+        for key in keys {
+            let line = text.split(separator: "\n").first { $0.hasPrefix(key + " ") }
+            guard let value = line.flatMap({ Double($0.dropFirst(key.count + 1)) }) else {
+                throw BenchError("\(command) printed no \(key): \(text)")
+            }
+            figures[key] = value
         }
-        let line = text.split(separator: "\n").first { $0.hasPrefix(key + " ") }
-        guard let value = line.flatMap({ Double($0.dropFirst(key.count + 1)) }) else {
-            throw BenchError("\(arguments.joined(separator: " ")) printed no \(key): \(text)")
-        }
-        return value
+        return figures
     }
 
     /// This executable: `/proc/self/exe` on Linux, else the path it was started with.

@@ -91,24 +91,8 @@ public enum IdlePhase {
     /// Runs `executable bench --idle-probe URL --idle-window S` as a child process and returns what it printed.
     /// - Parameter executable: the demo; this executable when nil.
     public static func measureInChild(collector: URL, window: TimeInterval = window, executable: URL? = nil) throws -> [String: Double] {
-        let child = Process()
-        child.executableURL = executable ?? URL(fileURLWithPath: PeerWorkload.executablePath)
-        child.arguments = ["bench", "--idle-probe", collector.absoluteString, "--idle-window", String(window)]
-        let output = Pipe()
-        child.standardOutput = output
-        try child.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        child.waitUntilExit()
-        guard child.terminationStatus == 0 else { throw BenchError("the idle probe exited with status \(child.terminationStatus)") }
-        var figures: [String: Double] = [:]
-        for key in keys {
-            let line = text.split(separator: "\n").first { $0.hasPrefix(key + " ") }
-            guard let value = line.flatMap({ Double($0.dropFirst(key.count + 1)) }) else {
-                throw BenchError("the idle probe printed no \(key): \(text)")
-            }
-            figures[key] = value
-        }
-        return figures
+        try ChildProcess.measure(arguments: ["bench", "--idle-probe", collector.absoluteString, "--idle-window", String(window)],
+                                 keys: keys, executable: executable)
     }
 
     /// Adds the figures of one child probe against `collector` to `result` (Linux only).

@@ -40,27 +40,6 @@ public enum PeerWorkload {
 
     /// Runs `demo bench --peer-workload` as a child process and returns the peak it printed.
     static func measureInChild() throws -> Double {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: executablePath)
-        child.arguments = ["bench", "--peer-workload"]
-        let output = Pipe()
-        child.standardOutput = output
-        try child.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        child.waitUntilExit()
-        guard child.terminationStatus == 0 else { throw BenchError("the peer workload exited with status \(child.terminationStatus)") }
-        let line = text.split(separator: "\n").first { $0.hasPrefix(key + " ") }
-        guard let value = line.flatMap({ Double($0.dropFirst(key.count + 1)) }) else {
-            throw BenchError("the peer workload printed no \(key): \(text)")
-        }
-        return value
-    }
-
-    /// This executable: `/proc/self/exe` on Linux, else the path it was started with.
-    static var executablePath: String {
-        #if os(Linux)
-        if let resolved = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return resolved }
-        #endif
-        return Bundle.main.executablePath ?? CommandLine.arguments[0]
+        try ChildProcess.measure(arguments: ["bench", "--peer-workload"], key: key)
     }
 }
