@@ -15,7 +15,7 @@ trap 'rm -rf "$out"' EXIT
 for module in "${modules[@]}"; do
     mkdir -p "$out/$module"
     swift symbolgraph-extract -module-name "$module" -I .build/debug/Modules \
-        -I Modules/Dispatcher/Sources/CSQLite -I Modules/Dispatcher/Sources/CCurl \
+        -I Modules/Dispatcher/Sources/CSQLite -I Modules/Dispatcher/Sources/CCurl -I Modules/Dispatcher/Sources/CZlib \
         -target x86_64-unknown-linux-gnu -minimum-access-level public -output-dir "$out/$module"
 done
 python3 .ci/shape/count_symbols.py "$out" "${modules[@]}"
