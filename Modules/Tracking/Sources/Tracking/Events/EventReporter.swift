@@ -137,6 +137,7 @@ public struct EventReporter<T: EventType>: Sendable {
         let now = Date()
         var event = TrackedEvent(id: EventID.make(now: now), timestamp: now, category: category, name: name, action: action,
                                  userData: findings.tooDeep ? userData.truncatedToMaximumDepth() : userData)
+        event.clockReading = now
         if !mistakes.isEmpty { flag(mistakes, on: &event) }
         if findings.tooDeep { event.flag(.userDataTruncated) }
         if findings.nonFiniteNumber { event.flag(.nonFiniteNumber) }
