@@ -24,10 +24,31 @@ struct DirectJournalEventTests {
                                 flags: [EventFlag(code: "unknown_field", detail: "coupon")])
         let empty = TrackedEvent(category: "Cart", name: "view", action: "open")
         for event in [full, empty] {
-            let direct = try #require(DirectJournalEvent(event))
-            let encoded = EncodedEvent(journaling: event)
-            #expect(Self.record(direct) == Self.record(encoded))
-            #expect(direct.sharedContext?.hash == encoded.sharedContext?.hash)
+            try Self.withScratch { scratch in
+                let direct = try #require(DirectJournalEvent(event, scratch: scratch))
+                let encoded = EncodedEvent(journaling: event)
+                #expect(Self.record(direct) == Self.record(encoded))
+                #expect(direct.sharedContext?.hash == encoded.sharedContext?.hash)
+            }
+        }
+    }
+
+    private static func withScratch(size: Int = DirectJournalEvent.scratchSize, _ body: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows {
+        let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 8)
+        defer { scratch.deallocate() }
+        try body(scratch)
+    }
+
+    @Test("an event whose userData and context do not fit the scratch buffer is left to EncodedEvent")
+    func tooLargeTakesTheOtherPath() throws {
+        let event = TrackedEvent(category: "Cart", name: "add", action: "select",
+                                 userData: ["text": .string(String(repeating: "x", count: DirectJournalEvent.scratchSize))])
+        Self.withScratch { scratch in #expect(DirectJournalEvent(event, scratch: scratch) == nil) }
+        let fits = TrackedEvent(category: "Cart", name: "add", action: "select",
+                                userData: ["text": .string(String(repeating: "x", count: DirectJournalEvent.scratchSize - 40))])
+        try Self.withScratch { scratch in
+            let direct = try #require(DirectJournalEvent(fits, scratch: scratch))
+            #expect(Self.record(direct) == Self.record(EncodedEvent(journaling: fits)))
         }
     }
 
@@ -36,7 +57,7 @@ struct DirectJournalEventTests {
         var value = UserDataValue.int(1)
         for _ in 0..<(UserDataValue.maximumDepth + 2) { value = .array([value]) }
         let event = TrackedEvent(category: "Cart", name: "add", action: "select", userData: ["deep": value])
-        #expect(DirectJournalEvent(event) == nil)
+        Self.withScratch { scratch in #expect(DirectJournalEvent(event, scratch: scratch) == nil) }
         #expect(EncodedEvent(journaling: event).flagsBlob != EncodedEvent.emptyArray)
     }
 }

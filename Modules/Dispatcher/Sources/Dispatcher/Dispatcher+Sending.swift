@@ -20,12 +20,15 @@ extension Dispatcher {
     private func journalDirectly(_ event: TrackedEvent) -> Bool {
         // Only the writer is taken out of the state: copying the whole backend retains each of its parts.
         let (ingest, closed) = state.withLock { state in (state.backend?.ingest, state.closed) }
-        guard !closed, let ingest, !overflow.isBuffering, let direct = DirectJournalEvent(event) else { return false }
-        do {
-            try ingest.write(direct)
-            return true
-        } catch {
-            return false
+        guard !closed, let ingest, !overflow.isBuffering else { return false }
+        return withUnsafeTemporaryAllocation(byteCount: DirectJournalEvent.scratchSize, alignment: 8) { scratch in
+            guard let direct = DirectJournalEvent(event, scratch: scratch) else { return false }
+            do {
+                try ingest.write(direct)
+                return true
+            } catch {
+                return false
+            }
         }
     }
 

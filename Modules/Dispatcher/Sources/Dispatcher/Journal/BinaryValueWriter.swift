@@ -53,8 +53,8 @@ enum BinaryValueWriter {
         }
     }
 
-    private static let array = BinaryValue.array
-    private static let object = BinaryValue.object
+    static let array = BinaryValue.array
+    static let object = BinaryValue.object
 
     /// An array of `size` bytes: the format byte, then what `write` writes from the cursor it gets.
     private static func blob(size: Int, _ write: (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer) -> [UInt8] {
@@ -112,7 +112,7 @@ enum BinaryValueWriter {
     }
 
     /// Writes `value` at `cursor`, with `open` arrays and objects around it; returns the end.
-    private static func write(_ value: UserDataValue, open: Int, at cursor: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+    static func write(_ value: UserDataValue, open: Int, at cursor: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
         switch value {
         case .null: return tag(BinaryValue.null, at: cursor)
         case .bool(let flag): return tag(flag ? BinaryValue.trueTag : BinaryValue.falseTag, at: cursor)
@@ -145,14 +145,14 @@ enum BinaryValueWriter {
     }
 
     @inline(__always)
-    private static func header(_ tag: UInt8, count: Int, at cursor: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+    static func header(_ tag: UInt8, count: Int, at cursor: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
         cursor.storeBytes(of: tag, as: UInt8.self)
         return varint(UInt64(count), at: cursor + 1)
     }
 
     /// Writes `value` as a LEB128 varint at `cursor`; returns the end.
     @inline(__always)
-    private static func varint(_ value: UInt64, at cursor: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+    static func varint(_ value: UInt64, at cursor: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
         var value = value
         var cursor = cursor
         while value >= 0x80 {

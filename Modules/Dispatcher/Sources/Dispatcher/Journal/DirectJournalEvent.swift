@@ -2,27 +2,36 @@ import Foundation
 import Tracking
 
 /// An event on its way into the journal whose userData and own context are written in their
-/// binary form straight into the record, under the journal's lock, with no intermediate
-/// arrays: the sender's common case. The record is the one ``EncodedEvent/init(journaling:)``
-/// would make.
+/// binary form, in one walk each, into a scratch buffer of the sender's (outside the journal's
+/// lock), then copied into the record under it, with no intermediate arrays: the sender's
+/// common case. The record is the one ``EncodedEvent/init(journaling:)`` would make.
 ///
-/// `nil` from ``init(_:)`` when something is nested too deep: that event takes the
-/// ``EncodedEvent`` path, which cuts and flags it.
+/// `nil` from ``init(_:scratch:)`` when something is nested too deep (that event takes the
+/// ``EncodedEvent`` path, which cuts and flags it) or does not fit in the scratch buffer.
 struct DirectJournalEvent: JournalEventSource {
+    /// The bytes of the scratch buffer a sender lends: more than most events' userData and context.
+    static let scratchSize = 1024
+
     private let event: TrackedEvent
-    private let userDataSize: Int
-    private let contextSize: Int
+    /// The userData's bytes, in the scratch buffer.
+    private let userData: UnsafeRawBufferPointer
+    /// The own context's bytes, in the scratch buffer.
+    private let context: UnsafeRawBufferPointer
     private let flags: [UInt8]
     /// The shared context the record refers to (`nil` when the event has none, or an empty one).
     let sharedContext: EncodedSharedContext?
 
-    /// Sizes `event`'s parts; `nil` when one must be cut.
-    init?(_ event: TrackedEvent) {
-        guard let userDataSize = Self.size(of: event.userData), let contextSize = Self.size(of: event.eventContext) else { return nil }
+    /// Encodes `event`'s userData and own context into `scratch`, which must outlive this value;
+    /// `nil` when one must be cut or they do not fit.
+    init?(_ event: TrackedEvent, scratch: UnsafeMutableRawBufferPointer) {
+        guard let start = scratch.baseAddress else { return nil }
+        let end = start + scratch.count
+        guard let userDataEnd = Self.write(event.userData, at: start, end: end),
+              let contextEnd = Self.write(event.eventContext, at: userDataEnd, end: end) else { return nil }
         let shared = EncodedSharedContext.reference(of: event)
         guard !shared.truncated else { return nil }
-        self.userDataSize = userDataSize
-        self.contextSize = contextSize
+        userData = UnsafeRawBufferPointer(start: start, count: userDataEnd - start)
+        context = UnsafeRawBufferPointer(start: userDataEnd, count: contextEnd - userDataEnd)
         self.sharedContext = shared.context
         flags = BinaryValueWriter.flags(event.flags)
         // The last use of `event`: it is moved in, not copied and then released.
@@ -34,26 +43,23 @@ struct DirectJournalEvent: JournalEventSource {
     var category: String { event.category }
     var name: String { event.name }
     var action: String { event.action }
-    var partsSize: Int { userDataSize + contextSize + flags.count }
+    var partsSize: Int { userData.count + context.count + flags.count }
 
     func writeParts(at cursor: UnsafeMutableRawPointer, lengths: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
-        var cursor = Self.write(event.userData, size: userDataSize, at: cursor, length: lengths)
-        cursor = Self.write(event.eventContext, size: contextSize, at: cursor, length: lengths + 4)
+        var cursor = JournalRecord.copy(userData, into: cursor, length: lengths)
+        cursor = JournalRecord.copy(context, into: cursor, length: lengths + 4)
         return Self.copy(flags, into: cursor, length: lengths + 8)
     }
 
-    /// The bytes `values` take in the record (`{}` when empty); `nil` when something must be cut.
-    private static func size(of values: UserData) -> Int? {
-        guard !values.isEmpty else { return EncodedEvent.emptyObject.count }
-        let sized = BinaryValueWriter.objectBlobSize(values)
-        return sized.truncated ? nil : sized.size
-    }
-
-    /// Writes `values` as ``EncodedEvent/init(journaling:)`` encodes them (`{}` when empty).
-    @inline(__always)
-    private static func write(_ values: UserData, size: Int, at cursor: UnsafeMutableRawPointer, length: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
-        guard !values.isEmpty else { return copy(EncodedEvent.emptyObject, into: cursor, length: length) }
-        length.storeBytes(of: UInt32(size).littleEndian, as: UInt32.self)
-        return BinaryValueWriter.writeObject(values, at: cursor)
+    /// Writes `values` as ``EncodedEvent/init(journaling:)`` encodes them (`{}` when empty) from
+    /// `cursor`, before `end`; returns the end, or `nil` when they must be cut or do not fit.
+    private static func write(_ values: UserData, at cursor: UnsafeMutableRawPointer, end: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+        guard values.isEmpty else { return BinaryValueWriter.writeObject(values, at: cursor, end: end) }
+        let empty = EncodedEvent.emptyObject
+        guard end - cursor >= empty.count else { return nil }
+        return empty.withUnsafeBytes { bytes in
+            cursor.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+            return cursor + bytes.count
+        }
     }
 }

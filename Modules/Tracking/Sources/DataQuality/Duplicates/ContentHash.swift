@@ -1,22 +1,33 @@
 import Foundation
 import Tracking
 
-/// A fast 64-bit hash of an event's content (category, name, action, userData) that allocates
-/// nothing: equal contents hash equal (object members in any order, `0.0` and `-0.0` alike), so
-/// a duplicate detector can look contents up by it and compare only on a match.
+/// A fast hash of an event's content (category, name, action, userData) that allocates nothing,
+/// in two independent 64-bit lanes: equal contents hash equal (object members in any order,
+/// `0.0` and `-0.0` alike, text by its UTF-8 bytes), so a duplicate detector can file contents
+/// under the first lane and tell them apart by both (``ContentFingerprint``).
 struct ContentHash {
     private var state: UInt64
+    /// The second lane: the same words, another seed and multiplier.
+    private var other: UInt64
 
-    private init(seed: UInt64) { state = seed }
+    private init(seed: UInt64) {
+        state = seed
+        other = seed ^ 0xA409_3822_299F_31D0
+    }
 
-    /// The hash of one event's content.
+    /// The 64-bit hash of one event's content: the fingerprint's first lane.
     static func of(category: String, name: String, action: String, userData: UserData) -> UInt64 {
+        fingerprint(category: category, name: name, action: action, userData: userData).low
+    }
+
+    /// The 128-bit fingerprint of one event's content.
+    static func fingerprint(category: String, name: String, action: String, userData: UserData) -> ContentFingerprint {
         var hash = ContentHash(seed: 0x243F_6A88_85A3_08D3)
         hash.combine(text: category)
         hash.combine(text: name)
         hash.combine(text: action)
         hash.combine(object: userData)
-        return hash.state
+        return ContentFingerprint(low: hash.state, high: hash.other)
     }
 
     /// The hash of one text alone.
@@ -27,8 +38,15 @@ struct ContentHash {
     }
 
     private mutating func combine(word: UInt64) {
+        combine(word: word, other: word)
+    }
+
+    /// Mixes `word` into the first lane and `otherWord` into the second.
+    private mutating func combine(word: UInt64, other otherWord: UInt64) {
         let product = (state ^ word).multipliedFullWidth(by: 0x9E37_79B9_7F4A_7C15)
         state = product.high ^ product.low
+        let second = (other ^ otherWord).multipliedFullWidth(by: 0xC2B2_AE3D_27D4_EB4F)
+        other = second.high ^ second.low
     }
 
     private mutating func combine(text: String) {
@@ -86,13 +104,14 @@ struct ContentHash {
     /// Members hashed each on their own and summed: the order they are stored in does not matter.
     private mutating func combine(object members: UserData) {
         combine(word: UInt64(members.count))
-        var sum: UInt64 = 0
+        var sum: UInt64 = 0, otherSum: UInt64 = 0
         for (key, value) in members {
             var member = ContentHash(seed: 0x1319_8A2E_0370_7344)
             member.combine(text: key)
             member.combine(value: value)
             sum &+= member.state
+            otherSum &+= member.other
         }
-        combine(word: sum)
+        combine(word: sum, other: otherSum)
     }
 }

@@ -26,13 +26,13 @@ final class DuplicateMemory: Sendable {
         if let earlier { flag(&event, EventFlag(code: "duplicate", detail: earlier), original: original) }
     }
 
-    /// What ``RecentEvents/check(_:contentHash:window:)`` finds for `event`, which is borrowed
+    /// What ``RecentEvents/check(_:fingerprint:window:)`` finds for `event`, which is borrowed
     /// (the caller's `inout` event captured by the locked closure would be copied).
     private func lookUp(_ event: TrackedEvent, window: TimeInterval) -> (repeatedID: Bool, earlier: String?) {
-        // Identify calls are exempt from the content check; the hash is taken outside the lock.
-        let hash = event.kind == .identify
-            ? nil : ContentHash.of(category: event.category, name: event.name, action: event.action, userData: event.userData)
-        return recent.withLock { $0.check(event, contentHash: hash, window: window) }
+        // Identify calls are exempt from the content check; the fingerprint is taken outside the lock.
+        let fingerprint = event.kind == .identify
+            ? nil : ContentHash.fingerprint(category: event.category, name: event.name, action: event.action, userData: event.userData)
+        return recent.withLock { $0.check(event, fingerprint: fingerprint, window: window) }
     }
 
     private func flag(_ event: inout TrackedEvent, _ flag: EventFlag, original: TrackedEvent) {

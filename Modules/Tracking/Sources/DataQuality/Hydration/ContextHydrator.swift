@@ -85,7 +85,7 @@ struct ContextHydrator: EventProcessor {
     /// session's event index, the caller's own keys and the providers' fields; never stops it.
     public func process(_ event: inout TrackedEvent) -> Bool {
         let identifiers = identity?.identifiers
-        let session = sessions?.nextEvent(at: event.timestamp, id: event.id)
+        let session = sessions?.nextEvent(at: event.timestamp, id: event.id, wallClockReading: event.clockReading)
         let key = SharedContextKey(
             installationID: identifiers?.installationID, userID: identifiers?.userID, sessionID: session?.sessionID
         )

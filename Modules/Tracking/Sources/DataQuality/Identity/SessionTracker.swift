@@ -26,6 +26,8 @@ public final class SessionTracker: Sendable {
     private let saved: LockedValue<Saved>
     private let wallClock: @Sendable () -> Date
     private let steadyClock: @Sendable () -> TimeInterval
+    /// Whether `wallClock` is the system's, so a reporter's reading of it can stand in for it.
+    private let wallClockIsSystem: Bool
     private let store: any IdentityStore
     private let diagnostics: Diagnostics?
     /// Seconds of event time between saves of an ongoing session.
@@ -47,17 +49,21 @@ public final class SessionTracker: Sendable {
     ) {
         self.init(store: store, foregroundTimeout: foregroundTimeout, backgroundTimeout: backgroundTimeout,
                   persistInterval: persistInterval, diagnostics: diagnostics, wallClock: { Date() },
-                  steadyClock: { SteadyClock.secondsSinceBoot() })
+                  steadyClock: { SteadyClock.secondsSinceBoot() }, wallClockIsSystem: true)
     }
 
-    /// Restores the session saved in `store`, with the wall clock and the forward-only clock given.
+    /// Restores the session saved in `store`, with the wall clock and the forward-only clock
+    /// given; `wallClockIsSystem` when `wallClock` reads `Date()` (a reporter's reading of it
+    /// then stands in for it, see ``nextEvent(at:id:wallClockReading:)``).
     init(
         store: any IdentityStore, foregroundTimeout: TimeInterval, backgroundTimeout: TimeInterval,
         persistInterval: TimeInterval, diagnostics: Diagnostics?,
-        wallClock: @escaping @Sendable () -> Date, steadyClock: @escaping @Sendable () -> TimeInterval
+        wallClock: @escaping @Sendable () -> Date, steadyClock: @escaping @Sendable () -> TimeInterval,
+        wallClockIsSystem: Bool = false
     ) {
         self.wallClock = wallClock
         self.steadyClock = steadyClock
+        self.wallClockIsSystem = wallClockIsSystem
         self.store = store
         self.diagnostics = diagnostics
         self.persistInterval = persistInterval
@@ -83,8 +89,17 @@ public final class SessionTracker: Sendable {
     }
 
     /// Accounts for an event and returns its session.
-    func nextEvent(at date: Date, id: UUID) -> SessionSnapshot {
-        let steady = steady(date)
+    /// - Parameter wallClockReading: a reading of the system's wall clock just taken (a
+    ///   reporter's, ``Tracking/TrackedEvent/clockReading``): with the system's wall clock, it is
+    ///   used as the present, off by the microseconds since it was taken, and the wall clock is
+    ///   not read again.
+    func nextEvent(at date: Date, id: UUID, wallClockReading: Date? = nil) -> SessionSnapshot {
+        let steady: TimeInterval
+        if wallClockIsSystem, let wallClockReading {
+            steady = steadyClock() + date.timeIntervalSince(wallClockReading)
+        } else {
+            steady = self.steady(date)
+        }
         let persistInterval = self.persistInterval
         return saved.withLock { saved in
             let snapshot = saved.state.nextEvent(at: date, steady: steady, id: id)

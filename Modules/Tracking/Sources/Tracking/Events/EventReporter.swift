@@ -49,7 +49,7 @@ public struct EventReporter<T: EventType>: Sendable {
     ///   - action: how.
     ///   - userData: typed data, written as a dictionary literal.
     /// - Returns: the receipts of the plugins that handled it.
-    @discardableResult
+    @discardableResult @inlinable
     public func send(name: T.Name, action: T.Action, userData: UserData = [:]) -> [Receipt] {
         deliver(makeEvent(name: name, action: action, userData: userData))
     }
@@ -102,7 +102,11 @@ public struct EventReporter<T: EventType>: Sendable {
     }
 
     /// Builds a feature's event, checking its name/action pair and its category.
-    private func makeEvent(name: T.Name, action: T.Action, userData: UserData) -> TrackedEvent {
+    ///
+    /// Inlined into the sender, where `T` is known: the pair check, the category and the raw
+    /// values are then direct calls, not lookups of `T`'s witnesses on every send.
+    @inlinable
+    func makeEvent(name: T.Name, action: T.Action, userData: UserData) -> TrackedEvent {
         var mistakes: [EventFlag] = []
         if !T.isValid(name: name, action: action) {
             mistakes.append(.invalidPair(name: name.rawValue, action: action.rawValue))
@@ -125,13 +129,15 @@ public struct EventReporter<T: EventType>: Sendable {
     /// Builds the event every processor and plugin sees: userData nested deeper than
     /// ``UserDataValue/maximumDepth`` is cut here, once, and flagged. `mistakes` (the caller's)
     /// are flagged first and each reported to the ``violationHandler``.
-    private func makeEvent(category: String, name: String, action: String, userData: UserData,
-                           mistakes: [EventFlag]) -> TrackedEvent {
+    @usableFromInline
+    func makeEvent(category: String, name: String, action: String, userData: UserData,
+                   mistakes: [EventFlag]) -> TrackedEvent {
         let findings = userData.findings()
         // One clock reading for the id and the timestamp.
         let now = Date()
         var event = TrackedEvent(id: EventID.make(now: now), timestamp: now, category: category, name: name, action: action,
                                  userData: findings.tooDeep ? userData.truncatedToMaximumDepth() : userData)
+        event.clockReading = now
         if !mistakes.isEmpty { flag(mistakes, on: &event) }
         if findings.tooDeep { event.flag(.userDataTruncated) }
         if findings.nonFiniteNumber { event.flag(.nonFiniteNumber) }
@@ -170,7 +176,8 @@ public struct EventReporter<T: EventType>: Sendable {
         return process(&event) ? event : nil
     }
 
-    private func deliver(_ event: consuming TrackedEvent) -> [Receipt] {
+    @usableFromInline
+    func deliver(_ event: consuming TrackedEvent) -> [Receipt] {
         var event = event
         guard process(&event) else { return [] }
         // Plugins are borrowed too (see ``process(_:)``).

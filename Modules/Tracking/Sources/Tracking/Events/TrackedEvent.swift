@@ -22,6 +22,11 @@ public struct TrackedEvent: Sendable, Equatable, Hashable, Codable {
     public var sharedContext: SharedContext?
     /// What validation and quality stages noticed about the event. Flags never drop an event.
     public var flags: [EventFlag]
+    /// The wall-clock reading (`Date()`) an ``EventReporter`` took for the id and ``timestamp``
+    /// while making this event, `nil` otherwise: a stage that needs the wall clock's present for
+    /// this event uses it instead of reading the clock again. Not part of the event's value
+    /// (equality, hashing, coding).
+    package var clockReading: Date?
 
     /// Creates an event.
     public init(
