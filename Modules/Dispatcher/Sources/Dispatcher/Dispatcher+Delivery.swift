@@ -55,24 +55,64 @@ extension Dispatcher {
     /// configuration and calls this once they are applied. To wait for the round, call
     /// ``drain(timeout:)``.
     public func requestDelivery() {
+        let backend: DispatcherBackend? = state.withLock { state in
+            if state.backend == nil, !state.closed { state.deliveryOwed = true }
+            return state.backend
+        }
         guard let backend else { return }
         backend.scheduler?.request(.caller(events: backend.store.counts().pending))
     }
 
-    /// Stops automatic deliveries (events are still persisted) until ``resume()``.
-    public func pause() { backend?.scheduler?.pause() }
+    /// Makes the ``requestDelivery()`` called while the storage was not open, once what waited
+    /// in memory then has reached the store (at most 10 s later), on a queue of its own.
+    func requestOwedDelivery(_ backend: DispatcherBackend) {
+        guard let scheduler = backend.scheduler else { return }
+        BlockingQueue(label: "Dispatcher.owedDelivery").start { [self] in
+            let deadline = Date().addingTimeInterval(10)
+            _ = moveAllFromMemory(to: backend, deadline: deadline)
+            _ = backend.ingest.waitUntilPersisted(timeout: max(0, deadline.timeIntervalSinceNow))
+            // Not after the storage was released or closed meanwhile: that store is gone.
+            guard state.withLock({ $0.backend?.store === backend.store }) else { return }
+            scheduler.request(.caller(events: backend.store.counts().pending))
+        }
+    }
+
+    /// Stops automatic deliveries (events are still persisted) until ``resume()``; also while
+    /// the storage is opening or released for suspension: no round runs once it opens.
+    public func pause() {
+        let scheduler = state.withLock { state in
+            state.hold.paused = true
+            return state.backend?.scheduler
+        }
+        scheduler?.pause()
+    }
 
     /// Allows deliveries again and delivers what was asked for meanwhile; also ends the pause a
     /// refused endpoint (HTTP 401, 403, 404) caused, once its cause is fixed.
-    public func resume() { backend?.scheduler?.resume() }
+    public func resume() {
+        let scheduler = state.withLock { state in
+            state.hold.paused = false
+            return state.backend?.scheduler
+        }
+        scheduler?.resume()
+    }
 
     /// Whether deliveries are paused: by ``pause()``, or because the collector refused the
     /// endpoint or the credentials (``DeliveryStopReason/endpointRefused``).
-    public var isPaused: Bool { backend?.scheduler?.isPaused ?? false }
+    public var isPaused: Bool {
+        guard configuration.destination != nil else { return false }
+        let (scheduler, held) = state.withLock { state in (state.backend?.scheduler, state.hold.paused) }
+        return scheduler?.isPaused ?? held
+    }
 
     /// Tells the Dispatcher about a lifecycle or reachability change; it delivers when its
     /// ``BatchDispatchStrategy`` asks for that moment, and waits while the network is unreachable.
+    /// Reachability told while the storage is not open applies once it opens.
     public func handle(_ event: LifecycleEvent) {
-        backend?.scheduler?.request(.lifecycle(event))
+        let scheduler = state.withLock { state in
+            if event == .reachable || event == .unreachable { state.hold.reachable = event == .reachable }
+            return state.backend?.scheduler
+        }
+        scheduler?.request(.lifecycle(event))
     }
 }

@@ -44,6 +44,11 @@ public final class Dispatcher: EventReporterPlugin, Sendable {
         var counters = DispatcherCounters()
         /// What calls for a delivery round, carried from one opening of the storage to the next.
         var demand: DeliveryDemand
+        /// ``pause()`` and reachability as the host last asked, handed to each new scheduler.
+        var hold = DeliveryHold()
+        /// Whether ``requestDelivery()`` was called while the storage was not open: a round is
+        /// asked for once it opens.
+        var deliveryOwed = false
         var reopenTimer: LibraryTimer?
         var closed = false
         /// Between ``releaseStorageForSuspension(timeout:)`` and ``resumeStorageAfterSuspension()``.
@@ -111,7 +116,9 @@ public final class Dispatcher: EventReporterPlugin, Sendable {
     ///   - claim: the claim on the store taken beforehand, if any.
     @discardableResult
     func openBackend(refusingInUse: Bool = false, claim: StoreClaim? = nil) throws -> Bool {
-        let (open, blocked, demand) = state.withLock { state in (state.backend != nil, state.closed || state.suspended, state.demand) }
+        let (open, blocked, demand, hold) = state.withLock { state in
+            (state.backend != nil, state.closed || state.suspended, state.demand, state.hold)
+        }
         if open || blocked {
             claim?.lock.release()
             return open
@@ -125,7 +132,7 @@ public final class Dispatcher: EventReporterPlugin, Sendable {
         let backend: DispatcherBackend
         do {
             backend = try DispatcherBackend.open(
-                configuration: configuration, claim: claim, erasing: erasing, timeline: timeline, sink: tally, demand: demand,
+                configuration: configuration, claim: claim, erasing: erasing, timeline: timeline, sink: tally, demand: demand, hold: hold,
                 onAttempt: { attempt in box.value?.didAttempt(attempt) },
                 onReport: { report in box.value?.didDeliver(report) })
         } catch {
@@ -155,14 +162,17 @@ public final class Dispatcher: EventReporterPlugin, Sendable {
         for problem in backend.store.takeProtectionProblems() + backend.ingest.journal.protectionProblems {
             diagnose(.storage, "data protection: \(problem)")
         }
-        let (wasUnavailable, installed) = state.withLock { state in
-            guard !state.closed, !state.suspended else { return (false, false) }
+        let (wasUnavailable, installed, owed) = state.withLock { state in
+            guard !state.closed, !state.suspended else { return (false, false, false) }
             defer {
                 state.backend = backend
                 state.storage = .available
                 state.waitsForProtectedData = false
+                state.deliveryOwed = false
             }
-            return (state.storage != .available && state.storage != .opening, true)
+            // Under the lock, so that a pause() or resume() made after it reaches this scheduler later.
+            backend.scheduler?.adopt(state.hold)
+            return (state.storage != .available && state.storage != .opening, true, state.deliveryOwed)
         }
         guard installed else {
             // Closed or released while opening: give the files back at once.
@@ -174,6 +184,7 @@ public final class Dispatcher: EventReporterPlugin, Sendable {
         if moveFromMemory(to: backend) > 0 { startMover(backend) }
         if wasUnavailable { diagnose(.storage, "the store is available again; \(waiting) events waiting in memory move to it") }
         backend.scheduler?.request(.opened(pending: backend.store.counts().pending))
+        if owed { requestOwedDelivery(backend) }
         return true
     }
 

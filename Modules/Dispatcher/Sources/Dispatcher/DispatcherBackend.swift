@@ -12,6 +12,7 @@ struct DispatcherBackend: Sendable {
     /// records in `timeline`, tells `sink` and asks the scheduler after each commit.
     /// - Parameters:
     ///   - demand: what calls for a delivery round, with what earlier openings counted.
+    ///   - hold: the pause and reachability the host asked for, seeded into the scheduler.
     ///   - claim: the claim on the store taken beforehand, if any.
     ///   - erasing: deletions for privacy asked for before the store opened: every event is
     ///     deleted before the journal is replayed or delivery starts, held ones after the replay.
@@ -22,6 +23,7 @@ struct DispatcherBackend: Sendable {
         timeline: EventTimeline,
         sink: any IngestSink,
         demand: DeliveryDemand,
+        hold: DeliveryHold = DeliveryHold(),
         onAttempt: @escaping @Sendable (DeliveryAttempt) -> Void,
         onReport: @escaping @Sendable (DeliveryReport) -> Void
     ) throws -> DispatcherBackend {
@@ -44,7 +46,7 @@ struct DispatcherBackend: Sendable {
                         clockBaseline: ClockBaseline.adopt(in: store)),
                     observer: onAttempt
                 )
-                scheduler = DeliveryScheduler(worker: worker, demand: demand, flushInterval: batch.flushInterval, onReport: onReport)
+                scheduler = DeliveryScheduler(worker: worker, demand: demand, flushInterval: batch.flushInterval, hold: hold, onReport: onReport)
             }
             let diagnose = configuration.onDiagnostic
             let ingest = try IngestWriter(

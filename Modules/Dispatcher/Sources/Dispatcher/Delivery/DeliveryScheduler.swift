@@ -47,14 +47,34 @@ final class DeliveryScheduler: Sendable {
     ///   - demand: what calls for a round, with what an earlier opening of the storage counted.
     ///   - flushInterval: seconds between timed rounds; 0 for none.
     ///   - roundBudget: the longest one automatic round may run, in seconds.
+    ///   - hold: the pause and reachability asked for before this scheduler existed.
     ///   - onReport: called after every round.
     init(worker: DeliveryWorker, demand: DeliveryDemand, flushInterval: TimeInterval, roundBudget: TimeInterval = 60,
-         onReport: @escaping @Sendable (DeliveryReport) -> Void) {
+         hold: DeliveryHold = DeliveryHold(), onReport: @escaping @Sendable (DeliveryReport) -> Void) {
         self.worker = worker
         self.roundBudget = roundBudget
         self.onReport = onReport
         self.flushInterval = flushInterval.isFinite ? max(0, flushInterval) : 0
-        state = LockedValue(State(demand: demand))
+        state = LockedValue(State(demand: demand, paused: hold.paused, reachable: hold.reachable))
+    }
+
+    /// Takes the pause and reachability the host asked for while this scheduler was being made:
+    /// a new pause stops a running round after its current batch; a round owed meanwhile starts
+    /// once nothing holds it back. A pause the collector caused (a refused endpoint) stays.
+    func adopt(_ hold: DeliveryHold) {
+        let (stop, start): (Bool, Bool) = state.withLock {
+            let stop = hold.paused && !$0.paused
+            $0.paused = hold.paused || $0.refusal != nil
+            $0.reachable = hold.reachable
+            guard $0.requested, !$0.running, !$0.paused, $0.reachable, !$0.closed else { return (stop, false) }
+            $0.running = true
+            return (stop, true)
+        }
+        if stop {
+            let worker = self.worker
+            Task { await worker.finishAfterCurrentBatch() }
+        }
+        if start { Task { await self.pump() } }
     }
 
     /// Asks for a round for `reason`; returns at once. The round starts unless the reason does

@@ -212,8 +212,15 @@ actor DeliveryWorker {
                 // policy's longest wait, and say when the first waiting event is due.
                 let latest = now.addingTimeInterval(configuration.retryPolicy.maxWait)
                 let queue = queue
-                if let waiting = try? await storeQueue.run({ try queue.capRetryTimes(notAfter: latest, now: now) }) {
-                    report.earliestNextAttempt = min(report.earliestNextAttempt ?? waiting, waiting)
+                do {
+                    if let waiting = try await storeQueue.run({ try queue.capRetryTimes(notAfter: latest, now: now) }) {
+                        report.earliestNextAttempt = min(report.earliestNextAttempt ?? waiting, waiting)
+                    }
+                } catch {
+                    // Unknown whether events wait for a retry: a queue error keeps the timers.
+                    report.lastError = "reading retry times failed: \(error)"
+                    report.stopReason = .queueError
+                    return
                 }
                 report.stopReason = .drained
                 return
