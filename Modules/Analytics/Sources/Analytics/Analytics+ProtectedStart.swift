@@ -43,12 +43,16 @@ extension Analytics {
     func completeStart(recipe: StackRecipe, provisional: ProvisionalIdentityStore, location: StoreLocation?, protected: Bool) {
         let store = Self.identityStore(of: dispatcher)
         let diagnostics = recipe.diagnostics
+        // From here until the real stack is installed, callers of `quality` wait for it: a change
+        // made on the provisional stack after its replay would be lost.
+        gate.beginSwitch()
         for problem in provisional.replay(onto: store) {
             diagnostics.record(.storage, code: "identity_provisional", message: problem)
         }
         if let problem = (location ?? .current).excludeFromBackup() { diagnostics.record(.storage, code: "backup", message: problem) }
         let stack = recipe.make(store: store)
         watchPrivacy(of: stack)
+        gate.whileSwitching.withLock { $0 }?()
         let plugins = self.plugins
         let handed = gate.open(with: stack) { event in
             for plugin in plugins { _ = plugin.send(event) }
