@@ -92,4 +92,33 @@ struct StartSwitchTests {
         #expect(analytics.installationID != old)
         await analytics.close()
     }
+
+    @Test("A storage diagnostic raised on the opening queue with the gate full does not hold the open")
+    func diagnosticDuringTheOpenDoesNotWaitForRoom() async throws {
+        let directory = try TemporaryDirectory(prefix: "switch-diagnostic")
+        defer { directory.remove() }
+        var configuration = fastConfiguration(directory)
+        configuration.diagnostics.trackAsEvents = true
+        configuration.batch.overflowQueueSize = 5
+        let held = HeldOpen()
+        let box = LockedValue<Analytics?>(nil)
+        let hold = held.hold
+        let analytics = try Dispatcher.$beforeBackgroundOpen.withValue({
+            hold()
+            box.withLock { $0 }?.diagnostics.record(.storage, code: "test", message: "raised while opening")
+        }) {
+            try Analytics(configuration: configuration)
+        }
+        box.withLock { $0 = analytics }
+        let shop = analytics.reporter(for: Shop.self)
+        for index in 0..<5 { shop.send(name: .view, action: .open, userData: ["i": .int(index)]) }
+        let began = Date()
+        held.release()
+        #expect(await analytics.ready() == .available)
+        let waited = Date().timeIntervalSince(began)
+        #expect(waited < 5, "the open waited \(waited) s for room in the gate")
+        #expect(analytics.gate.refusedCount >= 1)
+        box.withLock { $0 = nil }
+        await analytics.close()
+    }
 }

@@ -10,7 +10,8 @@ extension Analytics {
         if configuration.diagnostics.trackAsEvents {
             let diagnostics = sharedDiagnostics
             let forwarder = DiagnosticEventForwarder(
-                plugins: plugins, processors: processors,
+                // Never waiting for room in the gate: a diagnostic may be raised on the queue opening the store.
+                plugins: plugins, processors: gate.isOpen ? gate.stack.processors : [NonWaitingGate(gate: gate)],
                 burst: configuration.diagnostics.burst, perMinute: configuration.diagnostics.perMinute)
             let token = forwarder.attach(to: diagnostics)
             // The observer holds the forwarder weakly: this keeps it alive until stopped.

@@ -88,7 +88,11 @@ final class StartGate: EventProcessor {
     var refusedCount: Int { state.withLock { $0.refused } }
 
     /// Keeps `event` waiting (stopping it here), or runs the stack's stages on it.
-    func process(_ event: inout TrackedEvent) -> Bool {
+    func process(_ event: inout TrackedEvent) -> Bool { process(&event, mayWaitForRoom: true) }
+
+    /// Keeps `event` waiting, or runs the stack's stages on it; when full, a sender that may not
+    /// wait for room has its event refused (and counted) at once.
+    func process(_ event: inout TrackedEvent, mayWaitForRoom: Bool) -> Bool {
         let capacity = self.capacity
         var deadline: Date?
         var stages: [any EventProcessor]?
@@ -102,7 +106,7 @@ final class StartGate: EventProcessor {
                     state.waiting.append(event)
                     return false
                 }
-                guard state.waitsForRoom, deadline.map({ Date() < $0 }) ?? true else {
+                guard mayWaitForRoom, state.waitsForRoom, deadline.map({ Date() < $0 }) ?? true else {
                     state.refused += 1
                     return false
                 }
@@ -162,4 +166,12 @@ final class StartGate: EventProcessor {
             return state.waiting
         }
     }
+}
+
+/// The gate's stage for events the runtime sends itself (diagnostics): when the gate is full it
+/// refuses them at once rather than waiting for room, which could be on the queue opening the store.
+struct NonWaitingGate: EventProcessor {
+    let gate: StartGate
+
+    func process(_ event: inout TrackedEvent) -> Bool { gate.process(&event, mayWaitForRoom: false) }
 }
