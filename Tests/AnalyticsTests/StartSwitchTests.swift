@@ -93,6 +93,32 @@ struct StartSwitchTests {
         await analytics.close()
     }
 
+    /// Replaces the folder of the store with a file: every open of the store fails from then on.
+    private static func breakFolder(_ directory: TemporaryDirectory) {
+        try? FileManager.default.removeItem(at: directory.file("sub"))
+        _ = FileManager.default.createFile(atPath: directory.file("sub").path, contents: Data("not a folder".utf8))
+    }
+
+    @Test("Reading the identity while the store opens returns as soon as the open fails")
+    func readsReturnWhenTheOpenFails() async throws {
+        let directory = try TemporaryDirectory(prefix: "switch-read-fails")
+        defer { directory.remove() }
+        let configuration = fastConfiguration(directory, store: "sub/events.sqlite")
+        let analytics = try Dispatcher.$beforeBackgroundOpen.withValue({
+            Thread.sleep(forTimeInterval: 0.3)
+            Self.breakFolder(directory)
+        }) {
+            try Analytics(configuration: configuration)
+        }
+        #expect(analytics.dispatcher.storage == .opening)
+        let began = Date()
+        #expect(analytics.userID == nil)
+        #expect(!analytics.isOptedOut)
+        let waited = Date().timeIntervalSince(began)
+        #expect(waited < 5, "the reads waited \(waited) s for an open that had failed")
+        await analytics.close(timeout: 1)
+    }
+
     @Test("A storage diagnostic raised on the opening queue with the gate full does not hold the open")
     func diagnosticDuringTheOpenDoesNotWaitForRoom() async throws {
         let directory = try TemporaryDirectory(prefix: "switch-diagnostic")

@@ -88,8 +88,15 @@ extension Analytics {
     }
 
     /// Blocks until the start completes when the store is being opened (at most 10 s), so that
-    /// the identity and privacy state read are the stored ones, not provisional ones.
+    /// the identity and privacy state read are the stored ones, not provisional ones. Stops
+    /// waiting as soon as the open fails (the provisional state is then read).
     func awaitStart() {
-        if isStarting { started.wait(timeout: 10) }
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while true {
+            // Read before `isStarting`: a failure reported after it wakes the wait below.
+            let fired = started.fireCount
+            guard isStarting, Date() < deadline else { return }
+            if started.wait(until: deadline, orFiredAfter: fired) { return }
+        }
     }
 }
