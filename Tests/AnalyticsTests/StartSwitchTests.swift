@@ -99,6 +99,30 @@ struct StartSwitchTests {
         _ = FileManager.default.createFile(atPath: directory.file("sub").path, contents: Data("not a folder".utf8))
     }
 
+    @Test("A background open failing before init reads the storage does not make init throw; it is retried")
+    func initDoesNotThrowForABackgroundFailure() async throws {
+        let directory = try TemporaryDirectory(prefix: "switch-init-fails")
+        defer { directory.remove() }
+        let configuration = fastConfiguration(directory, store: "sub/events.sqlite")
+        let analytics = try Dispatcher.$beforeBackgroundOpen.withValue({ Self.breakFolder(directory) }) {
+            // The open has failed before init reads the storage.
+            try Analytics.$afterDispatcherStarts.withValue({ dispatcher in
+                let deadline = Date(timeIntervalSinceNow: 10)
+                while dispatcher.storage == .opening, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            }) {
+                try Analytics(configuration: configuration)
+            }
+        }
+        guard case .unavailable = analytics.dispatcher.storage else {
+            Issue.record("expected unavailable, got \(analytics.dispatcher.storage)")
+            return
+        }
+        #expect(analytics.isWaitingForStorage)
+        let messages = analytics.diagnostics.snapshot().recentIssues.map(\.message)
+        #expect(messages.contains { $0.contains("cannot be opened") }, "\(messages)")
+        await analytics.close(timeout: 1)
+    }
+
     @Test("Reading the identity while the store opens returns as soon as the open fails")
     func readsReturnWhenTheOpenFails() async throws {
         let directory = try TemporaryDirectory(prefix: "switch-read-fails")

@@ -4,6 +4,13 @@ import Foundation
 import Tracking
 
 extension Analytics {
+    /// Whether the Dispatcher is being made on this thread: a storage problem reported then is a
+    /// claim that failed at once (`init` throws), not a background open that failed (retried).
+    @TaskLocal static var isClaiming = false
+
+    /// Test seam: run by `init` right after the Dispatcher is made, before its storage is read.
+    @TaskLocal static var afterDispatcherStarts: (@Sendable (Dispatcher) -> Void)?
+
     /// Starts what the runtime observes: diagnostics sent as events, the platform's
     /// notifications, termination signals.
     func startWatching() {

@@ -76,7 +76,10 @@ public final class Analytics: Sendable {
     /// the held events go through every stage, with the stored identity, to every plugin.
     /// - Throws: ``ConfigurationError`` naming the invalid field (including an unreadable or
     ///   invalid contract file); `StoreError` when the store is in use by another process, is
-    ///   not an event store, or cannot be opened (for another reason than protected data).
+    ///   not an event store, or cannot be claimed at all (for another reason than protected
+    ///   data). Once claimed, a store whose open then fails off the caller's thread does not
+    ///   throw: the failure shows in ``Dispatcher/storage`` and ``diagnostics``, events wait, and
+    ///   the open is retried.
     public convenience init(
         configuration: AnalyticsConfiguration,
         plugins: [any EventReporterPlugin] = [],
@@ -104,6 +107,8 @@ public final class Analytics: Sendable {
         let location = configuration.storePath.hasPrefix("/") ? nil : StoreLocation.current
         let storePath = location?.resolve(configuration.storePath, on: .current) ?? configuration.storePath
         let opened = StartSignal()
+        // Set when the store cannot be opened on this thread (the claim failed), not in the background.
+        let failedAtClaim = LockedValue(false)
         var dispatcherConfiguration = DispatcherConfiguration(
             storePath: storePath,
             destination: try configuration.destination.make(appID: configuration.appID),
@@ -114,16 +119,21 @@ public final class Analytics: Sendable {
             deliveredHistory: configuration.deliveredHistory,
             onDiagnostic: { problem in
                 diagnostics.record(problem.area == .storage ? .storage : .delivery, code: problem.area.rawValue, message: problem.message)
-                if problem.area == .storage { opened.fire() }
+                if problem.area == .storage {
+                    if Self.isClaiming { failedAtClaim.withLock { $0 = true } }
+                    opened.fire()
+                }
             })
         // The store opens off the caller's thread; events wait in the gate meanwhile.
         dispatcherConfiguration.opensStorageInBackground = true
-        let dispatcher = try Dispatcher(configuration: dispatcherConfiguration)
+        let dispatcher = try Self.$isClaiming.withValue(true) { try Dispatcher(configuration: dispatcherConfiguration) }
+        Self.afterDispatcherStarts?(dispatcher)
         self.dispatcher = dispatcher
         started = opened
         let storage = dispatcher.storage
         let protected = storage != .available && storage != .opening && dispatcher.isWaitingForProtectedData
-        let waiting = storage == .opening || protected
+        // A store claimed here whose open then failed in the background is retried, as one failing later would be.
+        let waiting = storage == .opening || protected || (storage != .available && !failedAtClaim.withLock { $0 })
         guard storage == .available || waiting else {
             let reason: String
             if case .unavailable(let why) = storage {
@@ -152,7 +162,7 @@ public final class Analytics: Sendable {
             let stack = recipe.make(store: store, readingKey: !waiting)
             watch.withLock { $0 }?(stack)
             return stack
-        }, waiting: waiting, capacity: configuration.batch.overflowQueueSize, waitsForRoom: waiting && !protected)
+        }, waiting: waiting, capacity: configuration.batch.overflowQueueSize, waitsForRoom: storage == .opening)
         self.plugins = plugins + [dispatcher]
         callReporter = EventReporter(plugins: self.plugins, processors: waiting ? [gate] : gate.stack.processors)
         bridge = ConsentBridge(dispatcher: dispatcher, diagnostics: diagnostics)
