@@ -43,12 +43,16 @@ extension Analytics {
     func completeStart(recipe: StackRecipe, provisional: ProvisionalIdentityStore, location: StoreLocation?, protected: Bool) {
         let store = Self.identityStore(of: dispatcher)
         let diagnostics = recipe.diagnostics
+        // From here until the real stack is installed, callers of `quality` wait for it: a change
+        // made on the provisional stack after its replay would be lost.
+        gate.beginSwitch()
         for problem in provisional.replay(onto: store) {
             diagnostics.record(.storage, code: "identity_provisional", message: problem)
         }
         if let problem = (location ?? .current).excludeFromBackup() { diagnostics.record(.storage, code: "backup", message: problem) }
         let stack = recipe.make(store: store)
         watchPrivacy(of: stack)
+        gate.whileSwitching.withLock { $0 }?()
         let plugins = self.plugins
         let handed = gate.open(with: stack) { event in
             for plugin in plugins { _ = plugin.send(event) }
@@ -64,9 +68,11 @@ extension Analytics {
 
     /// Waits until the store opened at start is ready and the events sent meanwhile went through
     /// the stages, and returns the storage state. `init` returns before the store is open (it
-    /// opens off the caller's thread; events sent meanwhile wait, in order, and none is lost):
-    /// this is the way to know it is. Returns at once when it already is, and, without waiting,
-    /// `unavailable` when the store cannot be opened now
+    /// opens off the caller's thread; events sent meanwhile wait in memory, in order, up to
+    /// ``Dispatcher/BatchConfiguration/overflowQueueSize``: a sender finding them full waits up
+    /// to 10 s for the open, then its event is refused and counted; a process that dies before
+    /// the open loses what waits): this is the way to know it is. Returns at once when it
+    /// already is, and, without waiting, `unavailable` when the store cannot be opened now
     /// (it is retried; see ``diagnostics``).
     @discardableResult
     public func ready() async -> StorageState {
@@ -84,8 +90,15 @@ extension Analytics {
     }
 
     /// Blocks until the start completes when the store is being opened (at most 10 s), so that
-    /// the identity and privacy state read are the stored ones, not provisional ones.
+    /// the identity and privacy state read are the stored ones, not provisional ones. Stops
+    /// waiting as soon as the open fails (the provisional state is then read).
     func awaitStart() {
-        if isStarting { started.wait(timeout: 10) }
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while true {
+            // Read before `isStarting`: a failure reported after it wakes the wait below.
+            let fired = started.fireCount
+            guard isStarting, Date() < deadline else { return }
+            if started.wait(until: deadline, orFiredAfter: fired) { return }
+        }
     }
 }

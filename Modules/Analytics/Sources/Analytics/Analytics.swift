@@ -76,7 +76,10 @@ public final class Analytics: Sendable {
     /// the held events go through every stage, with the stored identity, to every plugin.
     /// - Throws: ``ConfigurationError`` naming the invalid field (including an unreadable or
     ///   invalid contract file); `StoreError` when the store is in use by another process, is
-    ///   not an event store, or cannot be opened (for another reason than protected data).
+    ///   not an event store, or cannot be claimed at all (for another reason than protected
+    ///   data). Once claimed, a store whose open then fails off the caller's thread does not
+    ///   throw: the failure shows in ``Dispatcher/storage`` and ``diagnostics``, events wait, and
+    ///   the open is retried.
     public convenience init(
         configuration: AnalyticsConfiguration,
         plugins: [any EventReporterPlugin] = [],
@@ -104,6 +107,8 @@ public final class Analytics: Sendable {
         let location = configuration.storePath.hasPrefix("/") ? nil : StoreLocation.current
         let storePath = location?.resolve(configuration.storePath, on: .current) ?? configuration.storePath
         let opened = StartSignal()
+        // Set when the store cannot be opened on this thread (the claim failed), not in the background.
+        let failedAtClaim = LockedValue(false)
         var dispatcherConfiguration = DispatcherConfiguration(
             storePath: storePath,
             destination: try configuration.destination.make(appID: configuration.appID),
@@ -114,16 +119,21 @@ public final class Analytics: Sendable {
             deliveredHistory: configuration.deliveredHistory,
             onDiagnostic: { problem in
                 diagnostics.record(problem.area == .storage ? .storage : .delivery, code: problem.area.rawValue, message: problem.message)
-                if problem.area == .storage { opened.fire() }
+                if problem.area == .storage {
+                    if Self.isClaiming { failedAtClaim.withLock { $0 = true } }
+                    opened.fire()
+                }
             })
         // The store opens off the caller's thread; events wait in the gate meanwhile.
         dispatcherConfiguration.opensStorageInBackground = true
-        let dispatcher = try Dispatcher(configuration: dispatcherConfiguration)
+        let dispatcher = try Self.$isClaiming.withValue(true) { try Dispatcher(configuration: dispatcherConfiguration) }
+        Self.afterDispatcherStarts?(dispatcher)
         self.dispatcher = dispatcher
         started = opened
         let storage = dispatcher.storage
         let protected = storage != .available && storage != .opening && dispatcher.isWaitingForProtectedData
-        let waiting = storage == .opening || protected
+        // A store claimed here whose open then failed in the background is retried, as one failing later would be.
+        let waiting = storage == .opening || protected || (storage != .available && !failedAtClaim.withLock { $0 })
         guard storage == .available || waiting else {
             let reason: String
             if case .unavailable(let why) = storage {
@@ -152,7 +162,7 @@ public final class Analytics: Sendable {
             let stack = recipe.make(store: store, readingKey: !waiting)
             watch.withLock { $0 }?(stack)
             return stack
-        }, waiting: waiting, capacity: configuration.batch.overflowQueueSize, waitsForRoom: waiting && !protected)
+        }, waiting: waiting, capacity: configuration.batch.overflowQueueSize, waitsForRoom: storage == .opening)
         self.plugins = plugins + [dispatcher]
         callReporter = EventReporter(plugins: self.plugins, processors: waiting ? [gate] : gate.stack.processors)
         bridge = ConsentBridge(dispatcher: dispatcher, diagnostics: diagnostics)
@@ -226,63 +236,6 @@ public final class Analytics: Sendable {
     @discardableResult
     public func screen(name: String, properties: UserData = [:]) -> [Receipt] {
         callReporter.screen(name: name, properties: properties)
-    }
-
-    // MARK: - Delivery
-
-    /// Persists everything sent (after the privacy decisions in flight are applied), then runs a
-    /// delivery round now and returns what happened (see ``Dispatcher/drain(timeout:)``), within
-    /// `timeout` seconds: the one call that waits for delivery. Delivery otherwise happens by
-    /// itself (a full batch, the flush interval, the lifecycle moments of the strategy).
-    @discardableResult
-    public func drain(timeout: TimeInterval = 60) async -> DrainResult {
-        await ready()
-        _ = await bridge.settle()
-        return await dispatcher.drain(timeout: timeout)
-    }
-
-    /// Asks for a delivery round now and returns at once, without waiting for it (what
-    /// Segment's and Amplitude's `flush()` do). The round runs on the runtime's own queues; its
-    /// outcome shows in ``counters`` and ``diagnostics``. To wait for it, call
-    /// ``drain(timeout:)``.
-    public func requestDelivery() { dispatcher.requestDelivery() }
-
-    /// Stops delivering (events are still stored) until ``resume()``.
-    public func pause() { dispatcher.pause() }
-
-    /// Resumes delivering after ``pause()``.
-    public func resume() { dispatcher.resume() }
-
-    /// Whether delivery is paused, by ``pause()`` or because the endpoint refused the credentials.
-    public var isPaused: Bool { dispatcher.isPaused }
-
-    /// Tells the runtime about a lifecycle moment: the session and the delivery strategies
-    /// follow it. The app's notifications are observed already unless
-    /// ``AnalyticsConfiguration/Lifecycle/observeNotifications`` is off.
-    ///
-    /// Entering the background with the `didEnterBackground` strategy, while the network is
-    /// reachable, drains within ``AnalyticsConfiguration/Lifecycle/drainTimeout`` seconds inside
-    /// background time asked of the system, given back when the drain ends or the time expires.
-    public func handle(_ event: LifecycleEvent) {
-        switch event {
-        case .didEnterBackground: quality.sessions.didEnterBackground()
-        case .willEnterForeground: quality.sessions.willEnterForeground()
-        case .reachable, .unreachable: break
-        }
-        if !drainedInBackgroundTime(event) { dispatcher.handle(event) }
-    }
-
-    /// Stops observing, applies the privacy decisions still pending, persists everything sent,
-    /// tries a last delivery within `timeout`, and closes the store. Events sent afterwards are
-    /// refused and counted.
-    public func close(timeout: TimeInterval = 10) async {
-        // The events waiting for the store being opened go through the stages first.
-        await ready()
-        watchers.stop()
-        backgroundDrain.stop()
-        _ = await bridge.settle()
-        quality.sessions.persist()
-        await dispatcher.close(timeout: timeout)
     }
 
     // MARK: - Inspection

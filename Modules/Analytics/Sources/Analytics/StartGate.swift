@@ -7,7 +7,9 @@ import Tracking
 ///
 /// While waiting, every event is kept as sent (before any stage: no identity, session or
 /// privacy decision can be made without the stored state), up to `capacity`, and stopped here.
-/// When the store opens, ``open(with:deliver:)`` installs the real stack and runs the waiting
+/// When the store opens, ``beginSwitch()`` makes callers asking for ``stack`` wait (the provisional
+/// stack's changes are being written to the store and the real stack built over it), then
+/// ``open(with:deliver:)`` installs the real stack and runs the waiting
 /// events, oldest first, through its stages to the plugins; events sent meanwhile queue behind
 /// them. From then on this stage forwards to the stack's stages. A runtime that opened its
 /// store at start uses the stack's stages directly, without this one.
@@ -27,13 +29,21 @@ final class StartGate: EventProcessor {
     /// The most events kept waiting.
     let capacity: Int
 
-    private enum Phase { case waiting, replaying, open }
+    /// `switching`: the real stack is being built; ``stack`` waits for it.
+    private enum Phase { case waiting, switching, replaying, open }
 
     /// The longest a sender waits for room (see `waitsForRoom`) before its event is refused.
     static let roomTimeout: TimeInterval = 10
 
+    /// The longest ``stack`` waits for the real stack while switching, in case the switch calls
+    /// back into it on its own thread.
+    static let switchTimeout: TimeInterval = 10
+
     /// Makes the stack in use while waiting, the first time it is asked for.
     private let makeStack: @Sendable () -> DataQualityStack
+
+    /// Test seam: run by the start once the real stack is made, before ``open(with:deliver:)``.
+    let whileSwitching = LockedValue<(@Sendable () -> Void)?>(nil)
 
     /// A gate over `stack`, keeping events waiting or open. While waiting, the stack (a
     /// provisional one) is made by `stack` the first time it is asked for, under the gate's lock,
@@ -51,13 +61,23 @@ final class StartGate: EventProcessor {
         state.withLockWakingWaiters { $0.waitsForRoom = false }
     }
 
-    /// The stack in use: the provisional one while waiting, made now if it was not yet.
+    /// The stack in use: the provisional one while waiting, made now if it was not yet; while
+    /// switching, it waits for the real one (so that nothing is written to the provisional one
+    /// after its changes were written to the store).
     var stack: DataQualityStack {
-        state.withLock { state in
-            if let current = state.current { return current }
-            let made = makeStack()
-            state.current = made
-            return made
+        var deadline: Date?
+        while true {
+            let found = state.withLock { state -> DataQualityStack? in
+                if state.phase == .switching, deadline.map({ Date() < $0 }) ?? true { return nil }
+                if let current = state.current { return current }
+                let made = makeStack()
+                state.current = made
+                return made
+            }
+            if let found { return found }
+            let until = deadline ?? Date(timeIntervalSinceNow: Self.switchTimeout)
+            deadline = until
+            state.wait(until: { $0.phase != .switching }, deadline: until)
         }
     }
 
@@ -68,7 +88,11 @@ final class StartGate: EventProcessor {
     var refusedCount: Int { state.withLock { $0.refused } }
 
     /// Keeps `event` waiting (stopping it here), or runs the stack's stages on it.
-    func process(_ event: inout TrackedEvent) -> Bool {
+    func process(_ event: inout TrackedEvent) -> Bool { process(&event, mayWaitForRoom: true) }
+
+    /// Keeps `event` waiting, or runs the stack's stages on it; when full, a sender that may not
+    /// wait for room has its event refused (and counted) at once.
+    func process(_ event: inout TrackedEvent, mayWaitForRoom: Bool) -> Bool {
         let capacity = self.capacity
         var deadline: Date?
         var stages: [any EventProcessor]?
@@ -82,7 +106,7 @@ final class StartGate: EventProcessor {
                     state.waiting.append(event)
                     return false
                 }
-                guard state.waitsForRoom, deadline.map({ Date() < $0 }) ?? true else {
+                guard mayWaitForRoom, state.waitsForRoom, deadline.map({ Date() < $0 }) ?? true else {
                     state.refused += 1
                     return false
                 }
@@ -104,12 +128,19 @@ final class StartGate: EventProcessor {
         state.withLockWakingWaiters { $0.waiting.removeAll() }
     }
 
+    /// Makes callers asking for ``stack`` wait until ``open(with:deliver:)`` installs the real
+    /// one; events sent meanwhile keep waiting. Call once, before the provisional stack's
+    /// changes are written to the store.
+    func beginSwitch() {
+        state.withLock { if $0.phase == .waiting { $0.phase = .switching } }
+    }
+
     /// Installs `stack` and hands the waiting events, through its stages, to `deliver`, oldest
     /// first, until none is left; then opens. Call once.
     /// - Returns: how many waiting events were handed over.
     @discardableResult
     func open(with stack: DataQualityStack, deliver: (TrackedEvent) -> Void) -> Int {
-        state.withLock {
+        state.withLockWakingWaiters {
             $0.current = stack
             $0.phase = .replaying
         }
@@ -135,4 +166,12 @@ final class StartGate: EventProcessor {
             return state.waiting
         }
     }
+}
+
+/// The gate's stage for events the runtime sends itself (diagnostics): when the gate is full it
+/// refuses them at once rather than waiting for room, which could be on the queue opening the store.
+struct NonWaitingGate: EventProcessor {
+    let gate: StartGate
+
+    func process(_ event: inout TrackedEvent) -> Bool { gate.process(&event, mayWaitForRoom: false) }
 }

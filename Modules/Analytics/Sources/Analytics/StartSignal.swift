@@ -4,13 +4,15 @@ import Tracking
 /// Runs an action once, the first time it is fired while its condition holds: how a runtime
 /// whose store was not open at start (opening in the background, or unreadable before the first
 /// unlock) learns that it opened. The action runs on a queue of its own, never on the thread that
-/// fired; ``wait()`` and ``wait(timeout:)`` wait until it has run.
+/// fired; ``wait()`` and ``wait(until:orFiredAfter:)`` wait until it has run.
 final class StartSignal: Sendable {
     private struct State: Sendable {
         var armed: (condition: @Sendable () -> Bool, action: @Sendable () -> Void)?
         /// Whether nothing is left to wait for: nothing was set, or the action ran.
         var done = true
         var waiters: [CheckedContinuation<Void, Never>] = []
+        /// How many times it was fired, its condition holding or not.
+        var fires = 0
     }
 
     private let state = LockedValue(State())
@@ -24,9 +26,11 @@ final class StartSignal: Sendable {
         }
     }
 
-    /// Runs the action if it is set, not run yet, and its condition holds.
+    /// Runs the action if it is set, not run yet, and its condition holds; wakes the threads in
+    /// ``wait(until:orFiredAfter:)`` either way.
     func fire() {
-        let action = state.withLock { state -> (@Sendable () -> Void)? in
+        let action = state.withLockWakingWaiters { state -> (@Sendable () -> Void)? in
+            state.fires += 1
             guard let set = state.armed, set.condition() else { return nil }
             state.armed = nil
             return set.action
@@ -58,10 +62,14 @@ final class StartSignal: Sendable {
         }
     }
 
-    /// Blocks until the action has run, at most `timeout` seconds.
-    /// - Returns: whether it has run (or none is set).
+    /// How many times it was fired so far (see ``wait(until:orFiredAfter:)``).
+    var fireCount: Int { state.withLock { $0.fires } }
+
+    /// Blocks until the action has run, it is fired again after `count` fires, or `deadline`.
+    /// - Returns: whether the action has run (or none is set).
     @discardableResult
-    func wait(timeout: TimeInterval) -> Bool {
-        state.wait(until: { $0.done }, deadline: Date(timeIntervalSinceNow: timeout))
+    func wait(until deadline: Date, orFiredAfter count: Int) -> Bool {
+        state.wait(until: { $0.done || $0.fires != count }, deadline: deadline)
+        return state.withLock { $0.done }
     }
 }

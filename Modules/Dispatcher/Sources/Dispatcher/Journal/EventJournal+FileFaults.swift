@@ -8,9 +8,10 @@ import Tracking
 // library installs no signal handler; so the active segment's file is checked by the first
 // append after ``appendCheckInterval`` passed since the last check (on a coarse clock that costs
 // no system call: an app that sends now and then checks before every send); by the page work
-// every ``pageWorkRecords`` records; at each rotation (the spare); and by the ingest writer at
-// least every quarter of a second. What remains: a file cut short between a check and the next
-// store into the cut part, which back-to-back appends can hit.
+// every ``pageWorkRecords`` records; at each rotation (the spare); and by the ingest writer when
+// it wakes for new records or a wait for persistence, at most every quarter of a second (asleep
+// while idle, it checks nothing until the next append). What remains: a file cut short between a
+// check and the next store into the cut part, which back-to-back appends can hit.
 
 extension EventJournal {
     /// Checks the active segment's file (see ``JournalSegment/checkFile()``) and leaves the
