@@ -3,7 +3,7 @@ import Foundation
 /// Deletions for privacy asked for while the store was not open, applied to what it holds when it
 /// opens, before its journal is replayed or anything is delivered. Everything the store and the
 /// journal hold then was sent before those calls (what was sent since waits in memory).
-struct PendingErasure: Sendable, Equatable {
+struct PendingErasure: Sendable, Equatable, Codable {
     /// Delete every event (opt-out, purge).
     var events = false
     /// Delete the metadata too (purge).

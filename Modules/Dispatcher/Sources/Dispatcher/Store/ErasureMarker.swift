@@ -1,0 +1,96 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The deletions for privacy not yet applied (see `PendingErasure`), kept in a file beside the
+/// store (`<store>.erasure`, owner-only) so that a process killed before the store opened still
+/// applies them at its next start, before anything is delivered.
+///
+/// The file is replaced whole (a new file made without following links, `fsync`ed, renamed over
+/// the old one), so it is never read half-written. A marker that is there but cannot be read asks
+/// for everything to be deleted: losing events is the safer error for a privacy request.
+struct ErasureMarker: Sendable {
+    /// Where the marker lives.
+    let path: String
+
+    /// The marker of the store at `storePath`.
+    init(storePath: String) {
+        path = storePath + ".erasure"
+    }
+
+    /// What the marker asks for; empty when there is none.
+    func read() -> PendingErasure {
+        guard case .success(let descriptor) = RegularFile.openFile(path, flags: O_RDONLY) else {
+            // No marker (the usual case), or something that is not a regular file: nothing to read.
+            if RegularFile.refusal(at: path) == nil, access(path, F_OK) == 0 { return .everything }
+            return PendingErasure()
+        }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: 64 << 10)
+        let count = bytes.withUnsafeMutableBytes { readBytes(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0, let decoded = try? JSONDecoder().decode(PendingErasure.self, from: Data(bytes[0..<count])) else {
+            return .everything
+        }
+        return decoded
+    }
+
+    /// Replaces the marker by one asking for `pending` (removes it when `pending` is empty).
+    /// - Throws: ``StoreError/cannotOpen(path:reason:errno:)`` when the file cannot be written.
+    func write(_ pending: PendingErasure) throws {
+        guard !pending.isEmpty else { return remove() }
+        let data = try JSONEncoder().encode(pending)
+        let temporary = path + ".new"
+        _ = unlink(temporary)
+        let descriptor: Int32
+        switch RegularFile.openFile(temporary, flags: O_WRONLY | O_CREAT | O_EXCL) {
+        case .success(let opened): descriptor = opened
+        case .failure(let failure): throw StoreError.cannotOpen(path: temporary, reason: failure.reason, errno: failure.errno)
+        }
+        let written = data.withUnsafeBytes { writeBytes(descriptor, $0.baseAddress, $0.count) }
+        let synced = fsync(descriptor) == 0
+        close(descriptor)
+        guard written == data.count, synced, rename(temporary, path) == 0 else {
+            let code = errno
+            _ = unlink(temporary)
+            throw StoreError.cannotOpen(path: path, reason: FileProtection.describe(code), errno: code)
+        }
+        syncFolder()
+    }
+
+    /// Removes the marker, once what it asked for was applied.
+    func remove() {
+        if unlink(path) == 0 { syncFolder() }
+    }
+
+    /// Makes the rename or removal in the store's folder durable.
+    private func syncFolder() {
+        let folder = (path as NSString).deletingLastPathComponent
+        let descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        close(descriptor)
+    }
+}
+
+/// `write(2)`, named apart from ``ErasureMarker/write(_:)``.
+private func writeBytes(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
+}
+
+/// `read(2)`, named apart from ``ErasureMarker/read()``.
+private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}
+
+extension PendingErasure {
+    /// Every event and the metadata.
+    static var everything: PendingErasure {
+        var pending = PendingErasure()
+        pending.events = true
+        pending.metadata = true
+        return pending
+    }
+}
