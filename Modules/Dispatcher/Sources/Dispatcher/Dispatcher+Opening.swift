@@ -6,6 +6,9 @@ extension Dispatcher {
     /// Test seam: run on the opening queue just before a store opened in the background is
     /// opened, with the value set when the Dispatcher was made (a test holds the opening there).
     @TaskLocal static var beforeBackgroundOpen: (@Sendable () -> Void)?
+    /// Test seam: run on the opening queue once a store opened in the background is open, just
+    /// before it is put in place, with the value set when the Dispatcher was made.
+    @TaskLocal static var beforeBackgroundInstall: (@Sendable () -> Void)?
 
     /// Claims the store at once (refusing what `init` refuses), then opens it on ``reopenQueue``:
     /// ``storage`` is ``StorageState/opening`` until that ends. A claim that fails for another
@@ -25,9 +28,10 @@ extension Dispatcher {
         }
         state.withLock { $0.storage = .opening }
         let hold = Self.beforeBackgroundOpen
+        let holdInstall = Self.beforeBackgroundInstall
         reopenQueue.start { [self] in
             hold?()
-            let opened = (try? openBackend(claim: claim)) == true
+            let opened = (try? openBackend(claim: claim, beforeInstall: holdInstall)) == true
             if !opened, !isClosed { scheduleReopen() }
         }
     }

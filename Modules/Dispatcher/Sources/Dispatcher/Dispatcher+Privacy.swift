@@ -90,7 +90,7 @@ extension Dispatcher {
     /// Runs `delete` once the journal's events reached the store (waiting while the writer makes
     /// progress, at most `timeout` without any), then removes the journal files holding what the
     /// store has. Fails with ``notErased(_:after:)`` when the wait gave up.
-    private static func deleteSettled<Value>(on backend: DispatcherBackend, path: String, timeout: TimeInterval,
+    static func deleteSettled<Value>(on backend: DispatcherBackend, path: String, timeout: TimeInterval,
                                              _ delete: () throws -> Value) -> Result<Value, any Error> {
         let settled = backend.ingest.waitUntilPersisted(timeout: timeout, whileProgressing: true)
         let deleted = Result { try delete() }
@@ -98,25 +98,34 @@ extension Dispatcher {
         return deleted.flatMap { settled ? .success($0) : .failure(notErased(path, after: timeout)) }
     }
 
-    /// The open backend to delete from; when the storage is not open, `ask` is noted instead in
-    /// the deletions the next opening applies before anything can be delivered (see
-    /// `PendingErasure`), and an opening under way is waited for. `nil` when the deletion was
-    /// left to the next opening or applied by the one waited for.
+    /// The open backend to delete from. When the storage is not open, `ask` is noted instead,
+    /// in memory and in the marker file beside the store (see `ErasureMarker`), for the opening
+    /// under way or the next one (in this process or the next) to apply before the store is put
+    /// in place and before anything is delivered; an opening under way is waited for. `nil` when
+    /// the deletion was noted. Decided under one lock with the opening's installation: a deletion
+    /// is either applied to the backend returned or noted while none is in place.
     private func backendErasing(_ ask: (inout PendingErasure) -> Void) async -> DispatcherBackend? {
-        let noted = state.withLock { state -> Bool in
-            guard state.backend == nil else { return false }
+        let (backend, opening, unsaved) = state.withLock { state -> (DispatcherBackend?, Bool, (any Error)?) in
+            if let backend = state.backend { return (backend, false, nil) }
             ask(&state.pendingErasure)
-            return true
+            var marked = state.applyingErasure
+            marked.merge(state.pendingErasure)
+            let unsaved = Result { try erasureMarker.write(marked) }.failure
+            return (nil, state.storage == .opening, unsaved)
         }
-        guard noted else { return backend }
-        guard isOpening else { return nil }
-        await storageReady()
-        // The opening took the deletions before this noted it: nothing applied them, do it now.
-        let missed = state.withLock { state -> Bool in
-            guard state.backend != nil, !state.pendingErasure.isEmpty else { return false }
-            state.pendingErasure = PendingErasure()
-            return true
+        if let backend { return backend }
+        if let unsaved {
+            diagnose(.storage, "a deletion for privacy waits for the store in memory only (a restart before it opens forgets it): \(unsaved)")
         }
-        return missed ? backend : nil
+        if opening { await storageReady() }
+        return nil
+    }
+}
+
+extension Result {
+    /// The error, when this is a failure.
+    fileprivate var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
     }
 }

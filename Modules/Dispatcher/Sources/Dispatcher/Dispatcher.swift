@@ -36,6 +36,8 @@ public final class Dispatcher: EventReporterPlugin, Sendable {
     let reopenQueue = BlockingQueue(label: "Dispatcher.reopen")
     /// The test seam of `ProtectedData`, read when this started.
     let protectedDataOverride = ProtectedData.availableOverride
+    /// The deletions for privacy not yet applied, on disk.
+    let erasureMarker: ErasureMarker
     let state: LockedValue<State>
 
     struct State: Sendable {
@@ -62,6 +64,8 @@ public final class Dispatcher: EventReporterPlugin, Sendable {
         var lastRefusalReport: Date?
         /// Deletions for privacy asked for while the storage was not open (see `PendingErasure`).
         var pendingErasure = PendingErasure()
+        /// Deletions an opening took from ``pendingErasure`` and has not applied yet.
+        var applyingErasure = PendingErasure()
     }
 
     /// Opens the store (setting a corrupt file aside), replays what a killed run left in the
@@ -98,6 +102,7 @@ public final class Dispatcher: EventReporterPlugin, Sendable {
             throw ConfigurationError(field: "storageRetryInterval", reason: "must be a positive number of seconds, got \(configuration.storageRetryInterval)")
         }
         self.configuration = configuration
+        erasureMarker = ErasureMarker(storePath: configuration.storePath)
         timeline = EventTimeline(capacity: max(1, configuration.timelineCapacity))
         overflow = MemoryOverflow(capacity: configuration.batch.overflowQueueSize)
         let onDiagnostic = configuration.onDiagnostic
@@ -114,8 +119,9 @@ public final class Dispatcher: EventReporterPlugin, Sendable {
     /// - Parameters:
     ///   - refusingInUse: throw ``StoreError/inUse(path:pid:)`` instead of waiting for the other writer.
     ///   - claim: the claim on the store taken beforehand, if any.
+    ///   - beforeInstall: test seam, run once the store opened, before it is put in place.
     @discardableResult
-    func openBackend(refusingInUse: Bool = false, claim: StoreClaim? = nil) throws -> Bool {
+    func openBackend(refusingInUse: Bool = false, claim: StoreClaim? = nil, beforeInstall: (@Sendable () -> Void)? = nil) throws -> Bool {
         let (open, blocked, demand, hold) = state.withLock { state in
             (state.backend != nil, state.closed || state.suspended, state.demand, state.hold)
         }
@@ -125,19 +131,31 @@ public final class Dispatcher: EventReporterPlugin, Sendable {
         }
         let box = WeakBox<Dispatcher>()
         box.value = self
-        let erasing = state.withLock { state in
-            defer { state.pendingErasure = PendingErasure() }
-            return state.pendingErasure
-        }
+        let marked = erasureMarker.read()
+        let erasing = state.withLock { state in takeErasure(&state, adding: marked) }
         let backend: DispatcherBackend
+        let wasUnavailable: Bool
+        let owed: Bool
         do {
             backend = try DispatcherBackend.open(
                 configuration: configuration, claim: claim, erasing: erasing, timeline: timeline, sink: tally, demand: demand, hold: hold,
                 onAttempt: { attempt in box.value?.didAttempt(attempt) },
                 onReport: { report in box.value?.didDeliver(report) })
+            reportOpened(backend)
+            beforeInstall?()
+            guard let installed = try install(backend) else {
+                // Closed or released while opening: give the files back at once.
+                _ = backend.ingest.close(timeout: 1)
+                backend.store.close()
+                return false
+            }
+            (wasUnavailable, owed) = installed
         } catch {
             // Not applied: kept for the next attempt, with what was asked for meanwhile.
-            state.withLock { $0.pendingErasure.merge(erasing) }
+            state.withLock { state in
+                state.pendingErasure.merge(state.applyingErasure)
+                state.applyingErasure = PendingErasure()
+            }
             claim?.lock.release()
             if refusingInUse, case StoreError.inUse = error { throw error }
             if refusingInUse, case StoreError.notAStore = error { throw error }
@@ -153,31 +171,6 @@ public final class Dispatcher: EventReporterPlugin, Sendable {
             if changed {
                 diagnose(.storage, "the store cannot be opened, events wait in memory (up to \(overflow.capacity)): \(reason)")
             }
-            return false
-        }
-        if let recovered = backend.store.recoveredFrom {
-            diagnose(.storage, "the store file was unreadable and was set aside as \(recovered); a fresh store was opened")
-        }
-        if !backend.ingest.journal.damage.isEmpty { diagnose(.storage, backend.ingest.journal.damage.description) }
-        for problem in backend.store.takeProtectionProblems() + backend.ingest.journal.protectionProblems {
-            diagnose(.storage, "data protection: \(problem)")
-        }
-        let (wasUnavailable, installed, owed) = state.withLock { state in
-            guard !state.closed, !state.suspended else { return (false, false, false) }
-            defer {
-                state.backend = backend
-                state.storage = .available
-                state.waitsForProtectedData = false
-                state.deliveryOwed = false
-            }
-            // Under the lock, so that a pause() or resume() made after it reaches this scheduler later.
-            backend.scheduler?.adopt(state.hold)
-            return (state.storage != .available && state.storage != .opening, true, state.deliveryOwed)
-        }
-        guard installed else {
-            // Closed or released while opening: give the files back at once.
-            _ = backend.ingest.close(timeout: 1)
-            backend.store.close()
             return false
         }
         let waiting = overflow.count
