@@ -23,15 +23,22 @@ struct PendingErasureTests {
     }
 
     /// A Dispatcher delivering to `server` at once when it opens (`.boot`), opened in the
-    /// background and held just before its store is put in place until `latch` is signalled.
+    /// background and held just before its store is put in place until `latch` is signalled;
+    /// returns once the opening is held there.
     private func heldAtInstall(_ path: String, server: LoopbackHTTPServer, latch: DispatchSemaphore) throws -> Dispatcher {
+        let reached = DispatchSemaphore(value: 0)
         var configuration = DispatcherConfiguration(
             storePath: path, destination: try SegmentDestination(endpoint: server.baseURL, writeKey: "key"),
             batch: BatchConfiguration(deliverySize: 50, flushInterval: 0), strategy: [.boot])
         configuration.opensStorageInBackground = true
-        return try Dispatcher.$beforeBackgroundInstall.withValue({ _ = latch.wait(timeout: .now() + 20) }) {
+        let dispatcher = try Dispatcher.$beforeBackgroundInstall.withValue({
+            reached.signal()
+            _ = latch.wait(timeout: .now() + 20)
+        }) {
             try Dispatcher(configuration: configuration)
         }
+        #expect(reached.wait(timeout: .now() + 20) == .success)
+        return dispatcher
     }
 
     private func noted(_ dispatcher: Dispatcher) -> PendingErasure {
@@ -50,9 +57,24 @@ struct PendingErasureTests {
         let dispatcher = try heldAtInstall(path, server: server, latch: latch)
         let purging = Task { try await dispatcher.purge() }
         #expect(await eventually(timeout: 10) { noted(dispatcher).events })
+        // What the store holds at the moment it is put in place, seen by a thread watching for it.
+        let atInstall = LockedValue<Int?>(nil)
+        let watched = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let deadline = Date().addingTimeInterval(10)
+            while Date() < deadline {
+                if let store = dispatcher.store {
+                    atInstall.withLock { $0 = store.counts().total }
+                    break
+                }
+            }
+            watched.signal()
+        }
         latch.signal()
         try await purging.value
         #expect(await dispatcher.storageReady() == .available)
+        _ = watched.wait(timeout: .now() + 15)
+        #expect(atInstall.withLock { $0 } == 0, "the store held events stored before purge() when it was put in place")
         try await Task.sleep(nanoseconds: 500_000_000)
         #expect(server.requests.isEmpty, "\(server.requests.count) requests carried events stored before purge()")
         #expect(dispatcher.counters.store.total == 0)
@@ -95,7 +117,7 @@ struct PendingErasureTests {
         try await first.purge()
         let marker = path + ".erasure"
         #expect(FileManager.default.fileExists(atPath: marker))
-        let mode = try FileManager.default.attributesOfItem(atPath: marker)[.posixPermissions] as? Int
+        let mode = (try? FileManager.default.attributesOfItem(atPath: marker))?[.posixPermissions] as? Int
         #expect(mode == 0o600)
         // The process ends here without taking the storage back: only the marker remembers.
         let server = try LoopbackHTTPServer()

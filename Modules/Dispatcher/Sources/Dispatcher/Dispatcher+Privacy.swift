@@ -40,7 +40,12 @@ extension Dispatcher {
 
     /// Deletes every stored event, the timeline, what waits in memory and the store's metadata
     /// (identifiers, session, privacy state). Returns once they are gone from the disk; no event
-    /// stored before the call is sent afterwards (see the type's notes on delivery).
+    /// stored before the call is sent afterwards (see the type's notes on delivery). While the
+    /// store is being opened this waits for the opening, which applies it first; while the store
+    /// is unavailable or released for suspension it returns once the deletion is saved beside the
+    /// store, and the next opening (in this process or a later one) applies it before the store
+    /// is used or anything is delivered. The same holds for ``deleteAllEvents(before:)`` and
+    /// ``deleteHeld(category:)``.
     /// - Throws: ``StoreError/notErased(path:cause:)`` when events sent before the call were still
     ///   only in the journal, the store taking none for 10 s (locked or failing): they were not erased.
     public func purge() async throws { try await erase(keepingMetadata: false) }

@@ -23,10 +23,13 @@ struct ErasureMarker: Sendable {
 
     /// What the marker asks for; empty when there is none.
     func read() -> PendingErasure {
-        guard case .success(let descriptor) = RegularFile.openFile(path, flags: O_RDONLY) else {
+        let descriptor: Int32
+        switch RegularFile.openFile(path, flags: O_RDONLY) {
+        case .success(let opened): descriptor = opened
+        case .failure(let failure):
             // No marker (the usual case), or something that is not a regular file: nothing to read.
-            if RegularFile.refusal(at: path) == nil, access(path, F_OK) == 0 { return .everything }
-            return PendingErasure()
+            if failure.errno == ENOENT || failure.errno == ELOOP || failure.errno == EINVAL { return PendingErasure() }
+            return .everything
         }
         defer { close(descriptor) }
         var bytes = [UInt8](repeating: 0, count: 64 << 10)
@@ -83,14 +86,4 @@ private func writeBytes(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ coun
 /// `read(2)`, named apart from ``ErasureMarker/read()``.
 private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     read(descriptor, buffer, count)
-}
-
-extension PendingErasure {
-    /// Every event and the metadata.
-    static var everything: PendingErasure {
-        var pending = PendingErasure()
-        pending.events = true
-        pending.metadata = true
-        return pending
-    }
 }

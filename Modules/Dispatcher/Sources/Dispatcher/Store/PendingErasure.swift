@@ -11,6 +11,14 @@ struct PendingErasure: Sendable, Equatable, Codable {
     /// Categories whose held events are deleted (consent denied).
     var heldCategories: Set<String> = []
 
+    /// Every event and the metadata.
+    static var everything: PendingErasure {
+        var pending = PendingErasure()
+        pending.events = true
+        pending.metadata = true
+        return pending
+    }
+
     /// Adds what `other` asks for.
     mutating func merge(_ other: PendingErasure) {
         events = events || other.events
