@@ -151,10 +151,13 @@ struct PendingErasureTests {
         pending.heldCategories = ["Ads"]
         try marker.write(pending)
         #expect(try String(contentsOf: victim, encoding: .utf8) == "keep me\n")
-        #expect(marker.read() == pending)
+        #expect(try marker.read() == pending)
         _ = try directory.write("{not json", to: "store.sqlite.erasure")
-        #expect(marker.read() == .everything)
+        #expect(try marker.read() == .everything)
         marker.remove()
-        #expect(marker.read().isEmpty)
+        #expect(try marker.read().isEmpty)
+        // A file where the store's folder should be (or no folder): no marker, nothing asked for.
+        let blocked = try directory.write("a file", to: "data")
+        #expect(try ErasureMarker(storePath: blocked.path + "/store.sqlite").read().isEmpty)
     }
 }

@@ -131,12 +131,12 @@ public final class Dispatcher: EventReporterPlugin, Sendable {
         }
         let box = WeakBox<Dispatcher>()
         box.value = self
-        let marked = erasureMarker.read()
-        let erasing = state.withLock { state in takeErasure(&state, adding: marked) }
         let backend: DispatcherBackend
         let wasUnavailable: Bool
         let owed: Bool
         do {
+            let marked = try erasureMarker.read()
+            let erasing = state.withLock { state in takeErasure(&state, adding: marked) }
             backend = try DispatcherBackend.open(
                 configuration: configuration, claim: claim, erasing: erasing, timeline: timeline, sink: tally, demand: demand, hold: hold,
                 onAttempt: { attempt in box.value?.didAttempt(attempt) },

@@ -10,8 +10,9 @@ import Darwin
 /// applies them at its next start, before anything is delivered.
 ///
 /// The file is replaced whole (a new file made without following links, `fsync`ed, renamed over
-/// the old one), so it is never read half-written. A marker that is there but cannot be read asks
-/// for everything to be deleted: losing events is the safer error for a privacy request.
+/// the old one), so it is never read half-written. A marker whose content cannot be understood
+/// asks for everything to be deleted (losing events is the safer error for a privacy request);
+/// one that cannot be opened for now keeps the store from opening until it can.
 struct ErasureMarker: Sendable {
     /// Where the marker lives.
     let path: String
@@ -21,15 +22,17 @@ struct ErasureMarker: Sendable {
         path = storePath + ".erasure"
     }
 
-    /// What the marker asks for; empty when there is none.
-    func read() -> PendingErasure {
+    /// What the marker asks for; empty when there is none (or something that is not a regular
+    /// file is in its place).
+    /// - Throws: ``StoreError/cannotOpen(path:reason:errno:)`` when a marker may be there but
+    ///   cannot be read now (protected data before the first unlock): the store is not opened then.
+    func read() throws -> PendingErasure {
         let descriptor: Int32
         switch RegularFile.openFile(path, flags: O_RDONLY) {
         case .success(let opened): descriptor = opened
         case .failure(let failure):
-            // No marker (the usual case), or something that is not a regular file: nothing to read.
-            if failure.errno == ENOENT || failure.errno == ELOOP || failure.errno == EINVAL { return PendingErasure() }
-            return .everything
+            if [ENOENT, ENOTDIR, ELOOP, EINVAL].contains(failure.errno) { return PendingErasure() }
+            throw StoreError.cannotOpen(path: path, reason: failure.reason, errno: failure.errno)
         }
         defer { close(descriptor) }
         var bytes = [UInt8](repeating: 0, count: 64 << 10)
