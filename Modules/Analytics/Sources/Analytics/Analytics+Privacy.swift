@@ -40,6 +40,9 @@ extension Analytics {
     /// disk, journal files removed), so events sent afterwards (with a new installation id) are
     /// kept, and that id with them. No event sent before the call is sent after it returns: the
     /// request in flight is cancelled and awaited, the batch claimed ahead of it is never sent.
+    /// While the store is opening, unavailable or released for suspension, it returns once the
+    /// deletion is saved beside the store (`<store>.erasure`); it is applied before the store is
+    /// used or anything is delivered, at the next open in this process or a later one.
     /// When the store cannot be written (locked or failing for 10 s while events wait in the
     /// journal), what it held is still deleted and the failure is reported in ``settle()``'s lines
     /// and ``diagnostics`` (`privacy_not_applied`): call it again once the store works.
