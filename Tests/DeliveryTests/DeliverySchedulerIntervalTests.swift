@@ -25,14 +25,6 @@ struct DeliverySchedulerIntervalTests {
         return (scheduler, queue)
     }
 
-    private func within(_ timeout: TimeInterval, _ condition: () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            try? await Task.sleep(nanoseconds: 20_000_000)
-        }
-        return condition()
-    }
 
     @Test("nothing pending: no timer, no round; a pending event is delivered by the timer, which then stops")
     func timerOnlyWhilePending() async throws {

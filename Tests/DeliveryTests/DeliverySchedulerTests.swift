@@ -18,14 +18,6 @@ struct DeliverySchedulerTests {
     }
 
     /// Polls `condition` every 20 ms for at most `timeout` seconds.
-    func within(_ timeout: TimeInterval, _ condition: () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            try? await Task.sleep(nanoseconds: 20_000_000)
-        }
-        return condition()
-    }
 
     @Test("committed events: the run's first ones and each full batch call for a round, the rest do not")
     func committedDecisions() {

@@ -43,14 +43,6 @@ struct RetryTimesFailureTests {
                               configuration: DeliveryWorkerConfiguration(deliverySize: 100, random: { 0.5 }))
     }
 
-    private func within(_ timeout: TimeInterval, _ condition: () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            try? await Task.sleep(nanoseconds: 20_000_000)
-        }
-        return condition()
-    }
 
     @Test("a round whose retry-time read fails reports a queue error, not drained")
     func workerReportsQueueError() async throws {
