@@ -169,6 +169,23 @@ final class IngestProbe: IngestSink {
         #expect(throws: JournalError.closed) { try writer.write(sampleEvent(2)) }
         #expect(writer.statistics.journalled == 1)
     }
+
+    /// A close asked for right after a write, racing the writer thread's last empty read, still
+    /// persists the write: the writer decides to stop on what it knew before that read.
+    @Test func closeRightAfterAWritePersistsItEveryTime() throws {
+        var failures: [String] = []
+        for round in 0..<400 {
+            let folder = try TemporaryDirectory(prefix: "StoreTests")
+            defer { folder.remove() }
+            let store = try EventStore(path: folder.file("store.sqlite").path)
+            let writer = try IngestWriter(store: store)
+            try writer.write(sampleEvent(round))
+            let closed = writer.close()
+            let pending = store.counts().pending
+            if !closed || pending != 1 { failures.append("round \(round): close \(closed), stored \(pending)") }
+        }
+        #expect(failures.isEmpty, "\(failures.count) of 400: \(failures.prefix(3))")
+    }
 }
 
 /// A counter shared by threads.

@@ -147,11 +147,16 @@ final class IngestWriter: Sendable {
             if state.withLock({ $0.crashed }) { break }
             checkFiles()
             journal.maintainPagesInBackground(consumed: cursor.position)
+            // Read before the journal: a close asked for after this read finds every append made
+            // before it (the caller's appends precede its close), so a pass that finds nothing
+            // after it may stop. Read after, an append and a close could both fall between an
+            // empty read and the check, and the event would stay in the journal.
+            let stopRequested = state.withLock { $0.stopping }
             switch persistNextBatch(&cursor) {
             case .persisted:
                 retryDelay = configuration.retryInterval
             case .idle:
-                if state.withLock({ $0.stopping }) { break loop }
+                if stopRequested { break loop }
                 journal.maintainPagesInBackground(consumed: cursor.position, force: true)
                 // Idle costs nothing: asleep until an append, a wait for persistence or close
                 // wakes it. The files are checked on the way (see `checkFiles`), not on a clock.
