@@ -288,12 +288,12 @@ def main():
         with contextlib.suppress(WebDriverException):
             run.driver and run.shot("failure")
         print(f"demo stdout (last lines): {run.output[-5:]}; stderr: {os.path.join(run.tmp, 'app.stderr')}", file=sys.stderr)
-        print(f"inspector browser test: {len(run.passed)} passed, 1 failed")
+        print(f"inspector-browser: {len(run.passed)} passed, 1 failed")
         return 1
     finally:
         signal.alarm(0)
         run.stop()
-    print(f"inspector browser test: {len(run.passed)} passed, 0 failed")
+    print(f"inspector-browser: {len(run.passed)} passed, 0 failed")
     return 0
 
 
