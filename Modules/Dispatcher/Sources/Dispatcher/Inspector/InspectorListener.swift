@@ -9,10 +9,14 @@ import Darwin
 /// The inspector's listening socket on 127.0.0.1 and the one thread that accepts on it.
 ///
 /// The thread sleeps in `poll(2)` on the socket and on a wake pipe, with no timeout: while nobody
-/// connects it costs nothing. Each connection is handed to the handler on a concurrent queue;
+/// connects it costs nothing. Each connection is handed to the handler on a queue of its own;
 /// at most `maxConnections` are open at once (streams included), the others get the overflow
 /// answer and are closed at once. ``stop()`` wakes the thread through the pipe, waits for it to
 /// close the socket (so the port is free when it returns) and shuts every open connection down.
+///
+/// Each connection runs on a serial queue of its own: such a queue targets libdispatch's
+/// overcommitting pool, so a client slow to send its head (read for up to 5 s) never keeps
+/// another connection waiting for a thread (a shared concurrent queue would not promise that).
 final class InspectorListener: Sendable {
     /// The port it listens on.
     let port: UInt16
@@ -20,7 +24,6 @@ final class InspectorListener: Sendable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let maxConnections: Int
-    private let queue = DispatchQueue(label: "InspectorServer.connection", qos: .utility, attributes: .concurrent)
     private let state = LockedValue(State())
 
     /// What the accept thread and the connections share.
@@ -138,7 +141,7 @@ final class InspectorListener: Sendable {
             }
             switch admitted {
             case true?:
-                queue.async { [self] in
+                DispatchQueue(label: "InspectorServer.connection", qos: .utility).async { [self] in
                     if !handler(connection) { finish(connection) }
                 }
             case false?:

@@ -81,6 +81,12 @@ public final class InspectorServer: Sendable {
     /// The address the listening socket is bound to (`127.0.0.1`), for tests.
     var boundAddress: String? { listener.boundAddress }
 
+    /// Whether the store is being polled for streams (only while one is open), for tests.
+    var isPolling: Bool { streams.isPolling }
+
+    /// How many connections are open, streams included, for tests.
+    var openConnections: Int { listener.openCount }
+
     /// Whether someone is looking: a stream is open, or an API request came in the last 5 seconds.
     public var isWatched: Bool {
         if streams.count > 0 { return true }

@@ -71,6 +71,9 @@ final class InspectorStreams: Sendable {
         self.health = health
     }
 
+    /// Whether the poller is scheduled (only while a stream is open).
+    var isPolling: Bool { state.withLock { $0.polling } }
+
     /// How many streams are open.
     var count: Int { state.withLock { $0.streams.count + $0.newcomers.count } }
 
