@@ -92,29 +92,32 @@ final class InspectorListener: Sendable {
     /// Closes the listening socket (the port is free on return) and shuts every open connection
     /// down so that whoever reads or writes it returns and closes it. Idempotent.
     func stop() {
-        let started: Bool? = state.withLock { state in
+        let found: (started: Bool, exited: Bool)? = state.withLock { state in
             if state.stopped { return nil }
             state.stopped = true
             // Under the lock: a connection leaves `open` before it is closed, so this never
             // touches a descriptor number already reused.
             for connection in state.open { InspectorSocket.shutDown(connection) }
-            return state.started
+            return (state.started, state.acceptExited)
         }
-        guard let started else { return }
-        guard started else { return closeListener() }
-        InspectorSocket.poke(wakeWrite)
-        state.wait(until: { $0.acceptExited }, deadline: Date().addingTimeInterval(5))
+        guard let found else { return }
+        guard found.started else {
+            InspectorSocket.close(descriptor)
+            return closeWakePipe()
+        }
+        // Both ends stay open until the thread is gone: the poke never hits a closed pipe.
+        if !found.exited { InspectorSocket.poke(wakeWrite) }
+        if state.wait(until: { $0.acceptExited }, deadline: Date().addingTimeInterval(5)) { closeWakePipe() }
     }
 
-    private func closeListener() {
-        InspectorSocket.close(descriptor)
+    private func closeWakePipe() {
         InspectorSocket.close(wakeRead)
         InspectorSocket.close(wakeWrite)
     }
 
     private func acceptLoop(overflow: [UInt8], handler: @escaping @Sendable (Int32) -> Bool) {
         defer {
-            closeListener()
+            InspectorSocket.close(descriptor)
             state.withLockWakingWaiters { $0.acceptExited = true }
         }
         var entries = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),

@@ -11,9 +11,11 @@ enum InspectorSocket {
     #if canImport(Glibc)
     private static let sendFlags = Int32(MSG_NOSIGNAL)
     private static let stream = Int32(SOCK_STREAM.rawValue)
+    private static let noWait = Int32(MSG_DONTWAIT)
     #else
     private static let sendFlags: Int32 = 0
     private static let stream = SOCK_STREAM
+    private static let noWait = MSG_DONTWAIT
     #endif
 
     /// Opens a socket listening on 127.0.0.1:`port` (0: a port the kernel chooses).
@@ -124,6 +126,21 @@ enum InspectorSocket {
             buffer.append(contentsOf: chunk[0..<read])
             return read
         }
+    }
+
+    /// The connections among `descriptors` whose peer closed or failed, found without waiting.
+    /// Whatever a peer sent meanwhile is read and dropped (a stream's client sends nothing more).
+    static func closedByPeer(_ descriptors: [Int32]) -> [Int32] {
+        guard !descriptors.isEmpty else { return [] }
+        var entries = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        guard poll(&entries, nfds_t(entries.count), 0) > 0 else { return [] }
+        var closed: [Int32] = []
+        var scratch = [UInt8](repeating: 0, count: 512)
+        for entry in entries where entry.revents != 0 {
+            let read = scratch.withUnsafeMutableBytes { recv(entry.fd, $0.baseAddress, $0.count, noWait) }
+            if read == 0 || (read < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { closed.append(entry.fd) }
+        }
+        return closed
     }
 
     /// Shuts both directions of `descriptor` down, so that a thread blocked on it returns.

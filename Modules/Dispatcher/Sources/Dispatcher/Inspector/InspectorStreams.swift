@@ -11,8 +11,8 @@ import Tracking
 /// nothing is scheduled. A new stream first gets every newest event (`"reset": true`) and Health.
 ///
 /// Writes go out on each stream's own serial queue, so a slow client never holds the poller
-/// up; one that falls 16 messages behind, or whose connection fails, is dropped (its page
-/// reconnects and starts again from a reset).
+/// up; one that falls 16 messages behind, whose connection fails, or whose client closed it
+/// (checked at every beat) is dropped (a page reconnects and starts again from a reset).
 final class InspectorStreams: Sendable {
     /// How many events a stream follows.
     static let limit = 1_000
@@ -119,6 +119,7 @@ final class InspectorStreams: Sendable {
             return state.tick
         }
         guard let beat else { return history.restartRates() }
+        dropClosed()
         poll(force: false)
         if beat % 4 == 0 {
             if let totals = source.rateTotals() { history.recordRates(sent: totals.sent, delivered: totals.delivered) }
@@ -202,6 +203,15 @@ final class InspectorStreams: Sendable {
                 if !sent { drop(stream.connection) }
             }
         }
+    }
+
+    /// Drops the streams whose client left. Checked under the lock: a stream's connection is
+    /// closed only after it left `streams`, so every descriptor looked at is still its own.
+    private func dropClosed() {
+        let closed: [Stream] = state.withLock { state in
+            InspectorSocket.closedByPeer(Array(state.streams.keys)).compactMap { state.streams.removeValue(forKey: $0) }
+        }
+        for stream in closed { close(stream) }
     }
 
     /// Forgets a stream and closes its connection.
