@@ -211,4 +211,30 @@ struct InspectorEventsTests {
         #expect(json["rates"] is [Any])
         await dispatcher.close()
     }
+
+    @Test("/api/health after a refused endpoint: paused with the reason, a delivery diagnostic, no write key")
+    func refusedEndpoint() async throws {
+        let directory = try TemporaryDirectory(prefix: "inspector-refused")
+        let collector = try LoopbackHTTPServer(lifetime: 30)
+        defer { collector.stop() }
+        collector.enqueue(.respond(status: 401, body: Data(#"{"error":"bad key"}"#.utf8)))
+        let dispatcher = try Self.makeDispatcher(directory, collector: collector)
+        let server = try InspectorServer.start(dispatcher: dispatcher)
+        defer { server.stop() }
+        _ = dispatcher.send(TrackedEvent(category: "Checkout", name: "pay", action: "tap"))
+        _ = await dispatcher.drain(timeout: 10)
+        let response = try InspectorTestClient.get("/api/health", port: server.port)
+        let json = response.json
+        #expect(json["paused"] as? Bool == true)
+        #expect((json["pauseReason"] as? String)?.contains("refused the endpoint") == true)
+        let diagnostics = json["diagnostics"] as? [[String: Any]] ?? []
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?["area"] as? String == "delivery")
+        #expect((diagnostics.first?["message"] as? String)?.hasPrefix("delivery paused: ") == true)
+        #expect(diagnostics.first?["time"] is String)
+        let again = try InspectorTestClient.get("/api/health", port: server.port).json["diagnostics"] as? [Any]
+        #expect(again?.count == 1, "a condition still holding was noted twice")
+        #expect(!response.raw.contains(Self.writeKey))
+        await dispatcher.close()
+    }
 }
