@@ -21,6 +21,7 @@ struct InspectorTestClient {
         var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
     }
 
+    /// Why a request could not be made.
     struct Failure: Error, CustomStringConvertible { var description: String }
 
     #if canImport(Glibc)

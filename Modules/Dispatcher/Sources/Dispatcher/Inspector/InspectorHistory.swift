@@ -10,6 +10,7 @@ final class InspectorHistory: Sendable {
 
     private let state = LockedValue(State())
 
+    /// The rates, the diagnostics kept and the conditions seen last.
     private struct State: Sendable {
         var rates = InspectorRates()
         var diagnostics: [DispatcherDiagnostic] = []

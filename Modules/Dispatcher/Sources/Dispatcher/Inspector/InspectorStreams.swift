@@ -50,6 +50,7 @@ final class InspectorStreams: Sendable {
         }
     }
 
+    /// The streams, the poller's schedule, and what the last message showed.
     private struct State: Sendable {
         var streams: [Int32: Stream] = [:]
         var newcomers: [Int32] = []
