@@ -8,7 +8,7 @@ enum DemoCommand {
     /// The subcommands, in the order the overview lists them.
     static let subcommands: [CommandSpec] = [
         GenerateCommand.spec, MonitorCommand.spec, FlushCommand.spec, RequeueCommand.spec,
-        PrivacyCommand.spec, ReconcileCommand.spec, BenchCommand.spec,
+        PrivacyCommand.spec, ReconcileCommand.spec, BenchCommand.spec, LiveCommand.spec, InspectCommand.spec,
     ]
 
     /// `demo --help`: the journey's usage and options, then each subcommand in one line.
@@ -43,6 +43,8 @@ enum DemoCommand {
             case "privacy": return try await PrivacyCommand.run(rest)
             case "reconcile": return try ReconcileCommand.run(rest)
             case "bench": return try await BenchCommand.run(rest)
+            case "live": return try await LiveCommand.run(rest)
+            case "inspect": return try await InspectCommand.run(rest)
             case let word? where !word.hasPrefix("-"):
                 throw UsageError("unknown subcommand '\(word)' (see demo --help)")
             default: return try await JourneyCommand.run(arguments)

@@ -98,7 +98,7 @@ enum JourneyCommand {
 
     /// The configuration from `--config FILE`, or the demo's defaults, with `--store`,
     /// `--endpoint`, `--format` and `--write-key` applied.
-    private static func loadConfiguration(_ options: CommandLineOptions) throws -> AnalyticsConfiguration {
+    static func loadConfiguration(_ options: CommandLineOptions) throws -> AnalyticsConfiguration {
         var configuration: AnalyticsConfiguration
         if let path = options.value("config") {
             configuration = try AnalyticsConfiguration(contentsOf: URL(fileURLWithPath: path))

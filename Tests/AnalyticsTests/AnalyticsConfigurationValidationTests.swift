@@ -87,6 +87,8 @@ struct AnalyticsConfigurationValidationTests {
         Case(members: #""lifecycle": {"drainTimeout": 601}"#, field: "lifecycle.drainTimeout", reason: "between 0 and 600"),
         Case(members: #""lifecycle": {"observeNotifications": "yes"}"#, field: "lifecycle.observeNotifications", reason: "expected"),
         Case(members: #""deliveredHistory": -1"#, field: "deliveredHistory", reason: "negative"),
+        Case(members: #""inspector": {"port": 70000}"#, field: "inspector.port", reason: "between 1 and 65535"),
+        Case(members: #""inspector": {"port": -1}"#, field: "inspector.port", reason: "got -1"),
     ]
 
     @Test("An invalid value is refused, naming the field", arguments: cases)

@@ -28,8 +28,11 @@ struct DispatcherTests {
         let counters = dispatcher.counters
         #expect(counters.sent == 120 && counters.persisted == 120 && counters.delivered == 120)
         #expect(counters.store.pending == 0 && counters.store.inFlight == 0)
-        let steps = dispatcher.timeline.steps(of: try #require(UUID(uuidString: sent[0]))).map(\.kind)
-        #expect(steps == [.persisted, .attempt, .delivered])
+        let timeline = dispatcher.timeline.steps(of: try #require(UUID(uuidString: sent[0])))
+        #expect(timeline.map(\.kind) == [.persisted, .batched, .attempt, .delivered])
+        // The request's start, then its outcome and how long it took.
+        #expect(timeline[1].detail?.hasSuffix("in one request to segment") == true)
+        #expect(timeline[2].detail?.contains(" after ") == true && timeline[1].at <= timeline[2].at)
         await dispatcher.close()
     }
 

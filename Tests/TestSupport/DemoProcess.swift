@@ -28,6 +28,7 @@ public final class DemoProcess: @unchecked Sendable {
     private let process = Process()
     private let stdoutPipe = Pipe()
     private let stderrPipe = Pipe()
+    private let stdinPipe: Pipe?
 
     /// The `demo` binary: beside the test bundle in the build folder.
     public static func executableURL() throws -> URL {
@@ -41,10 +42,13 @@ public final class DemoProcess: @unchecked Sendable {
         throw DemoProcessError(description: "no demo executable near \(bundle.path); run `swift build` first")
     }
 
-    /// Starts `demo` with `arguments`.
-    public init(_ arguments: [String]) throws {
+    /// Starts `demo` with `arguments`; with `input`, its standard input is a pipe fed by
+    /// ``write(_:)`` and ended by ``closeInput()`` (otherwise it inherits the test's).
+    public init(_ arguments: [String], input: Bool = false) throws {
         process.executableURL = try Self.executableURL()
         process.arguments = arguments
+        stdinPipe = input ? Pipe() : nil
+        if let stdinPipe { process.standardInput = stdinPipe }
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe
         // Each pipe is drained by a thread of its own with blocking reads: no run loop or
@@ -68,6 +72,16 @@ public final class DemoProcess: @unchecked Sendable {
             self?.printed.withLock { $0.stderrClosed = true }
         }
         try process.run()
+    }
+
+    /// Writes `text` to the child's standard input (see ``init(_:input:)``).
+    public func write(_ text: String) {
+        stdinPipe?.fileHandleForWriting.write(Data(text.utf8))
+    }
+
+    /// Ends the child's standard input.
+    public func closeInput() {
+        try? stdinPipe?.fileHandleForWriting.close()
     }
 
     /// The complete lines printed so far.

@@ -192,6 +192,22 @@ public struct Benchmark {
         for stage in stack.stages {
             result.add("stage_ns_\(stage.name)", Double(stage.nanosecondsP50), unit: "ns", target: "(p50)")
         }
+        // The web inspector on, nobody connected, against the same stack off, alternated twice
+        // (the lower median of each), so that the machine's drift falls on both.
+        progress?("full stack send cost, inspector on and off")
+        let plain = Array(distinct.prefix(50_000))
+        var medians: [Bool: UInt64] = [:]
+        for round in 0..<4 {
+            let on = round % 2 == 1
+            let figures = try await StackPhase(contractJSON: BenchContract.json, userData: plain, directory: directory, inspector: on)
+                .run(name: "inspector-\(round)")
+            let median = figures.latencies[figures.latencies.count / 2]
+            medians[on] = min(medians[on] ?? .max, median)
+        }
+        let (off, on) = (Double(medians[false] ?? 0), Double(medians[true] ?? 0))
+        result.add("send_ns_p50_stack_inspector_off", off, unit: "ns", target: "(same run, inspector off)")
+        result.add("send_ns_p50_stack_inspector_on", on, unit: "ns", target: "(inspector on, nobody connected)")
+        result.add("inspector_overhead_pct", off > 0 ? ((on / off - 1) * 1_000).rounded() / 10 : 0, unit: "%", target: "≤ 5")
         progress?("full stack send cost, every event flagged")
         let repeated = (0..<min(sends, 50_000)).map { variants[$0 % 96] }
         let flagged = try await StackPhase(contractJSON: flaggedContractJSON, userData: repeated, directory: directory).run(name: "flagged")

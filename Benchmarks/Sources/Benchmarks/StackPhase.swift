@@ -19,6 +19,8 @@ struct StackPhase {
     var breakdownRounds = 0
     /// The folder the store and contract go in.
     let directory: URL
+    /// Whether the web inspector is on (nobody connected to it).
+    var inspector = false
 
     /// What one run measured.
     struct Figures {
@@ -40,8 +42,10 @@ struct StackPhase {
         configuration.contractPath = contractPath
         configuration.consentCategories = ["Marketing"]
         configuration.batch = BatchConfiguration(maxQueueBytes: Benchmark.backlogByteBudget)
+        configuration.inspector = inspector ? .init() : nil
         let stack = try Analytics(configuration: configuration)
         await stack.ready()
+        guard !inspector || stack.inspectorURL != nil else { throw BenchError("the inspector did not start") }
         guard stack.quality.validator != nil, !configuration.redaction.keys.isEmpty, configuration.duplicateWindow > 0 else {
             throw BenchError("the full stack is not on: contract, redaction and duplicates must all be configured")
         }

@@ -49,8 +49,8 @@ extension Analytics {
     }
 
     /// Stops observing, applies the privacy decisions still pending, persists everything sent,
-    /// tries a last delivery within `timeout`, and closes the store. Events sent afterwards are
-    /// refused and counted.
+    /// tries a last delivery within `timeout`, closes the store and stops the inspector. Events
+    /// sent afterwards are refused and counted.
     public func close(timeout: TimeInterval = 10) async {
         // The events waiting for the store being opened go through the stages first.
         await ready()
@@ -59,5 +59,6 @@ extension Analytics {
         _ = await bridge.settle()
         quality.sessions.persist()
         await dispatcher.close(timeout: timeout)
+        inspector?.server.stop()
     }
 }

@@ -48,6 +48,8 @@ public final class Analytics: Sendable {
     let backgroundDrain: BackgroundDrain
     /// Whether the network was last reported reachable.
     let network = NetworkReachability()
+    /// The local web inspector, when configured and listening.
+    let inspector: Inspection?
     /// The storage steps of lifecycle moments, in order (release for suspension, take back).
     let suspensionSteps = SuspensionSteps()
 
@@ -116,7 +118,8 @@ public final class Analytics: Sendable {
             // `boot` is asked for once the saved privacy decisions are applied (`watchPrivacy`).
             strategy: configuration.strategies.subtracting(.boot),
             retryPolicy: configuration.retry,
-            deliveredHistory: configuration.deliveredHistory,
+            // The inspector shows what was delivered: it keeps the last 1,000 at least.
+            deliveredHistory: configuration.inspector == nil ? configuration.deliveredHistory : max(configuration.deliveredHistory, 1_000),
             onDiagnostic: { problem in
                 diagnostics.record(problem.area == .storage ? .storage : .delivery, code: problem.area.rawValue, message: problem.message)
                 if problem.area == .storage {
@@ -163,7 +166,8 @@ public final class Analytics: Sendable {
             watch.withLock { $0 }?(stack)
             return stack
         }, waiting: waiting, capacity: configuration.batch.overflowQueueSize, waitsForRoom: storage == .opening)
-        self.plugins = plugins + [dispatcher]
+        inspector = Self.startInspector(configuration.inspector, dispatcher: dispatcher, diagnostics: diagnostics)
+        self.plugins = Self.tapped(plugins + [dispatcher], by: inspector)
         callReporter = EventReporter(plugins: self.plugins, processors: waiting ? [gate] : gate.stack.processors)
         bridge = ConsentBridge(dispatcher: dispatcher, diagnostics: diagnostics)
         watchers = Watchers()

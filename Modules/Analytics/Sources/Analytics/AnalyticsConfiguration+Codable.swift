@@ -6,7 +6,7 @@ import Tracking
 extension AnalyticsConfiguration: Codable {
     private enum CodingKeys: String, CodingKey, CaseIterable {
         case storePath = "store", appID = "appId", destination, batch, retry, strategies, contractPath = "contract"
-        case consentCategories, redaction, session, duplicateWindow, diagnostics, lifecycle, deliveredHistory
+        case consentCategories, redaction, session, duplicateWindow, diagnostics, lifecycle, deliveredHistory, inspector
     }
 
     /// The delivery triggers by the names a configuration uses.
@@ -45,6 +45,7 @@ extension AnalyticsConfiguration: Codable {
         diagnostics = try container.decodeIfPresent(DiagnosticsOptions.self, forKey: .diagnostics) ?? diagnostics
         lifecycle = try container.decodeIfPresent(Lifecycle.self, forKey: .lifecycle) ?? lifecycle
         deliveredHistory = try container.decodeIfPresent(Int.self, forKey: .deliveredHistory) ?? deliveredHistory
+        inspector = try container.decodeIfPresent(Inspector.self, forKey: .inspector)
     }
 
     /// Encodes the configuration with the keys ``init(from:)`` reads.
@@ -64,5 +65,6 @@ extension AnalyticsConfiguration: Codable {
         try container.encode(diagnostics, forKey: .diagnostics)
         try container.encode(lifecycle, forKey: .lifecycle)
         try container.encode(deliveredHistory, forKey: .deliveredHistory)
+        try container.encodeIfPresent(inspector, forKey: .inspector)
     }
 }

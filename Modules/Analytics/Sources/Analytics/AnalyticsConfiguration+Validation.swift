@@ -41,5 +41,9 @@ extension AnalyticsConfiguration {
         try check(lifecycle.drainTimeout.isFinite && lifecycle.drainTimeout > 0 && lifecycle.drainTimeout <= 600, "lifecycle.drainTimeout",
                   "must be between 0 and 600 seconds, got \(lifecycle.drainTimeout)")
         try check(deliveredHistory >= 0, "deliveredHistory", "must not be negative, got \(deliveredHistory)")
+        if let inspector {
+            try check((0...65_535).contains(inspector.port), "inspector.port",
+                      "must be a port between 1 and 65535, or 0 for any free port; got \(inspector.port)")
+        }
     }
 }

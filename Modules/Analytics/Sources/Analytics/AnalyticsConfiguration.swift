@@ -66,6 +66,8 @@ public struct AnalyticsConfiguration: Sendable, Equatable {
     public var lifecycle: Lifecycle
     /// How many delivered events the store keeps for the monitor (newest first). Default 0.
     public var deliveredHistory: Int
+    /// The local web inspector; `nil` (the default) leaves it off. JSON key `"inspector"`.
+    public var inspector: Inspector?
 
     /// Where the store lives when no path is given: `events.sqlite` in the SDK's own folder,
     /// `TrackingAnalytics`, which is made 0700 (and, on iOS, protected until the first unlock):
@@ -94,6 +96,7 @@ public struct AnalyticsConfiguration: Sendable, Equatable {
         diagnostics = DiagnosticsOptions()
         lifecycle = Lifecycle()
         deliveredHistory = 0
+        inspector = nil
     }
 
     /// Loads and validates a configuration file. A relative contract path or NDJSON file is
@@ -139,6 +142,8 @@ public struct AnalyticsConfiguration: Sendable, Equatable {
     public var hash: String {
         var hashed = self
         hashed.destination.writeKey = destination.writeKey == nil ? nil : "set"
+        // A development tool: turning it on does not change what the events say.
+        hashed.inspector = nil
         return QualityConfiguration.hash(of: hashed)
     }
 

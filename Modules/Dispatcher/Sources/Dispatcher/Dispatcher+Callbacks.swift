@@ -10,7 +10,14 @@ extension Dispatcher {
     }
 
     func didAttempt(_ attempt: DeliveryAttempt) {
-        let summary = attempt.decision.summary(statusCode: attempt.statusCode)
+        var summary = attempt.decision.summary(statusCode: attempt.statusCode)
+        if let started = attempt.requestStartedAt {
+            let count = attempt.events.count
+            timeline.record(TimelineStep(kind: .batched, at: started,
+                                         detail: "\(count) event\(count == 1 ? "" : "s") in one request to \(attempt.destination)"),
+                            for: attempt.ids)
+            summary += " after \(max(0, Int((attempt.at.timeIntervalSince(started) * 1_000).rounded()))) ms"
+        }
         // One timeline entry per attempt number (a batch usually shares one), not per event.
         for (number, ids) in attempt.idsByNumber {
             timeline.record(TimelineStep(kind: .attempt, at: attempt.at, attempt: number, detail: summary), for: ids)

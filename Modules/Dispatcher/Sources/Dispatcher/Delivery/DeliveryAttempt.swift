@@ -19,6 +19,8 @@ struct DeliveryAttempt: Sendable, Equatable {
     var decision: RetryDecision
     /// The HTTP status, when a response arrived.
     var statusCode: Int?
+    /// When its request started; `nil` for events settled without one.
+    var requestStartedAt: Date?
     /// When the attempt was settled.
     var at: Date
 

@@ -15,6 +15,8 @@ public struct DeliveryResult: Sendable, Equatable {
     /// Whether the collector refused a compressed body, so that the batch went again plain
     /// (``outcome`` is the plain request's): its endpoint is to be sent plain bodies from now on.
     public var compressionRefused: Bool
+    /// When the request started (set by the delivery worker, for the timeline's `batched` step).
+    var requestStartedAt: Date?
 
     /// Creates a result.
     public init(_ outcome: DeliveryOutcome, rejectedEvents: [UUID: String] = [:], statusCode: Int? = nil,

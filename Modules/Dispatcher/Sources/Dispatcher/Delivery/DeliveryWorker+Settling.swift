@@ -48,7 +48,7 @@ extension DeliveryWorker {
         _ acknowledgement: DeferredAcknowledgement, _ result: Result<Void, any Error>, report: inout DeliveryReport
     ) -> Bool {
         guard record(acknowledgement.events, .acknowledge, result, statusCode: acknowledgement.statusCode,
-                     at: acknowledgement.at, report: &report) else { return false }
+                     startedAt: acknowledgement.startedAt, at: acknowledgement.at, report: &report) else { return false }
         progress?(report)
         return true
     }
@@ -68,7 +68,7 @@ extension DeliveryWorker {
         report.requests += 1
         let now = configuration.clock()
         if mayDefer, result.outcome == .delivered, result.rejectedEvents.isEmpty {
-            return .acknowledgeLater(DeferredAcknowledgement(events: batch, statusCode: result.statusCode, at: now))
+            return .acknowledgeLater(DeferredAcknowledgement(events: batch, statusCode: result.statusCode, startedAt: result.requestStartedAt, at: now))
         }
         if case .retry(_, let retryAfter?) = result.outcome {
             await deferDeliveries(until: configuration.retryPolicy.honouring(retryAfter, now: now))
@@ -78,7 +78,7 @@ extension DeliveryWorker {
             let refused = batch.filter { result.rejectedEvents[$0.event.id] != nil }
             sent = batch.filter { result.rejectedEvents[$0.event.id] == nil }
             for (reason, events) in Dictionary(grouping: refused, by: { result.rejectedEvents[$0.event.id] ?? "" }) {
-                guard await settle(events, .reject(reason: reason), statusCode: nil, at: now, report: &report) else {
+                guard await settle(events, .reject(reason: reason), statusCode: nil, startedAt: result.requestStartedAt, at: now, report: &report) else {
                     await release(batch)
                     return .stop(.queueError)
                 }
@@ -113,7 +113,7 @@ extension DeliveryWorker {
             case .acknowledge:
                 break
             }
-            guard await settle(events, decision, statusCode: result.statusCode, at: now, report: &report) else {
+            guard await settle(events, decision, statusCode: result.statusCode, startedAt: result.requestStartedAt, at: now, report: &report) else {
                 await release(sent)
                 return .stop(.queueError)
             }
@@ -122,7 +122,7 @@ extension DeliveryWorker {
         if failed { return .stop(.backingOff) }
         guard let splitBatch, case .tooLarge(let reason) = result.outcome else { return .completed }
 
-        notify(splitBatch, .split(reason: reason), statusCode: result.statusCode, at: now)
+        notify(splitBatch, .split(reason: reason), statusCode: result.statusCode, startedAt: result.requestStartedAt, at: now)
         let middle = splitBatch.count / 2
         let halves = [Array(splitBatch[..<middle]), Array(splitBatch[middle...])]
         for (index, half) in halves.enumerated() {
@@ -143,11 +143,12 @@ extension DeliveryWorker {
     /// Applies a decision to events in the queue, counts it and tells the observer.
     /// - Returns: false when the queue failed (recorded in the report).
     func settle(
-        _ events: [StoredEvent], _ decision: RetryDecision, statusCode: Int?, at now: Date, report: inout DeliveryReport
+        _ events: [StoredEvent], _ decision: RetryDecision, statusCode: Int?, startedAt: Date? = nil, at now: Date,
+        report: inout DeliveryReport
     ) async -> Bool {
         let (queue, ids) = (queue, events.map(\.event.id))
         let result = await storeQueue.run { Result { try Self.apply(decision, to: ids, in: queue) } }
-        return record(events, decision, result, statusCode: statusCode, at: now, report: &report)
+        return record(events, decision, result, statusCode: statusCode, startedAt: startedAt, at: now, report: &report)
     }
 
     /// Makes the queue call a decision needs.
@@ -166,7 +167,7 @@ extension DeliveryWorker {
     /// observer. - Returns: false when the queue failed (recorded in the report).
     func record(
         _ events: [StoredEvent], _ decision: RetryDecision, _ result: Result<Void, any Error>, statusCode: Int?,
-        at now: Date, report: inout DeliveryReport
+        startedAt: Date? = nil, at now: Date, report: inout DeliveryReport
     ) -> Bool {
         if case .failure(let error) = result {
             report.lastError = "settling \(events.count) events failed: \(error)"
@@ -187,16 +188,16 @@ extension DeliveryWorker {
         case .split:
             break
         }
-        notify(events, decision, statusCode: statusCode, at: now)
+        notify(events, decision, statusCode: statusCode, startedAt: startedAt, at: now)
         return true
     }
 
-    private func notify(_ events: [StoredEvent], _ decision: RetryDecision, statusCode: Int?, at now: Date) {
+    private func notify(_ events: [StoredEvent], _ decision: RetryDecision, statusCode: Int?, startedAt: Date?, at now: Date) {
         guard let observer else { return }
         observer(DeliveryAttempt(
             destination: destination.name,
             events: events.map { DeliveryAttempt.Entry(id: $0.event.id, number: $0.attempts + 1) },
-            decision: decision, statusCode: statusCode, at: now))
+            decision: decision, statusCode: statusCode, requestStartedAt: startedAt, at: now))
     }
 
     /// Returns events to pending without counting an attempt; a failure here leaves them in

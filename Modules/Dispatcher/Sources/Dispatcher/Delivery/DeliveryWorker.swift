@@ -140,6 +140,7 @@ actor DeliveryWorker {
     struct DeferredAcknowledgement {
         var events: [StoredEvent]
         var statusCode: Int?
+        var startedAt: Date?
         var at: Date
     }
 

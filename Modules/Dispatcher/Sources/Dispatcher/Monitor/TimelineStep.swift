@@ -6,6 +6,8 @@ public struct TimelineStep: Sendable, Equatable, Codable {
     public enum Kind: String, Sendable, Codable {
         /// It is in the SQLite store.
         case persisted
+        /// A request carrying it started (see ``TimelineStep/detail``: how many events, where).
+        case batched
         /// A delivery attempt ended (see ``TimelineStep/detail``).
         case attempt
         /// The destination acknowledged it; it left the store.
