@@ -235,8 +235,8 @@ class Run:
             self.send(category, name, action, {"screen": name, "email": "a@example.com"} if name == "consent" else {"screen": name})
         self.wait("the journey's events", lambda: self.row("confirm") or self.row("order"))
         self.driver.set_window_size(1400, 900)
-        self.click_row(f"checkout-{self.token}")
-        self.wait("the detail for the README picture", lambda: self.js("return document.querySelector('#detail-timeline li[data-step=delivered]')"))
+        self.click_row(f"rejected-{self.token}")
+        self.wait("the detail for the README picture", lambda: self.js("return document.querySelector('#detail-timeline li[data-step=rejected]')"))
         time.sleep(1.2)  # one more health message draws the chart
         self.driver.save_screenshot(path)
         print(f"  README screenshot: {path}", flush=True)

@@ -19,6 +19,7 @@ function el(tag, text, cls) { // the one way text reaches the page: textContent
 }
 function parse(text) { try { return JSON.parse(text); } catch (e) { return null; } }
 function flagsOf(e) { return Array.isArray(e.flags) ? e.flags.map(String) : []; }
+function flagCode(flag) { return flag.split(/[(:]/)[0].trim() || flag; } // unknown_field(sku: …) → unknown_field
 function pretty(value) { return JSON.stringify(value, null, 2); }
 function num(v) { return Number.isFinite(v) ? v.toLocaleString('en-US') : '–'; }
 function bytes(v) {
@@ -95,7 +96,7 @@ function noteOptions(e) {
     state.categories.add(category);
     rebuildOptions($('filter-category'), state.categories, [['', 'all']], (v) => v, '');
   }
-  for (const flag of flagsOf(e)) if (!state.flags.has(flag)) {
+  for (const flag of flagsOf(e).map(flagCode)) if (!state.flags.has(flag)) {
     state.flags.add(flag);
     rebuildOptions($('filter-flag'), state.flags, [['', 'all'], [':good', 'good (no flag)'], [':flagged', 'any flag']], (v) => 'flag: ' + v, '=');
   }
@@ -110,7 +111,7 @@ function matches(e, f) {
   const flags = flagsOf(e);
   if (f.flag === ':good' && flags.length) return false;
   if (f.flag === ':flagged' && !flags.length) return false;
-  if (f.flag.startsWith('=') && !flags.includes(f.flag.slice(1))) return false;
+  if (f.flag.startsWith('=') && !flags.some((x) => flagCode(x) === f.flag.slice(1))) return false;
   if (f.text) {
     const hay = [e.id, e.category, e.name, e.action, e.status, flags.join(' '), e.lastError ?? ''].join('\n').toLowerCase();
     if (!hay.includes(f.text)) return false;
@@ -190,8 +191,7 @@ function showDetail(d) {
   add('id', s.id); add('time', s.time); add('category', s.category); add('name', s.name); add('action', s.action);
   add('status', s.status); add('attempts', s.attempts); add('flags', flagsOf(s).join(', ') || 'none');
   add('in journal', s.inJournal ? 'yes (not yet in the store)' : null); add('last error', s.lastError);
-  $('detail-userdata').textContent = pretty(d.userData ?? {});
-  $('detail-context').textContent = pretty(d.context ?? {});
+  $('detail-userdata').textContent = pretty(d.userData ?? {}); $('detail-context').textContent = pretty(d.context ?? {});
   $('detail-format').textContent = d.format ? '(' + d.format + ')' : '';
   $('detail-wire').textContent = d.wire === null || d.wire === undefined ? 'Not encoded: no destination.' : pretty(d.wire);
   const timeline = $('detail-timeline'); timeline.replaceChildren();
@@ -262,15 +262,15 @@ function drawChart() {
     g.textAlign = m === 0 ? 'left' : m === 4 ? 'right' : 'center';
     g.fillText(m === 4 ? 'now' : '-' + Math.round(span * (4 - m) / 4) + 's', left + (m / 4) * pw, upper + ph + 4);
   }
-  const line = (values, stroke) => {
-    g.beginPath(); g.strokeStyle = stroke; g.lineWidth = 1.5;
+  const line = (values, stroke, width) => {
+    g.beginPath(); g.strokeStyle = stroke; g.lineWidth = width;
     values.forEach((v, i) => {
       const x = left + (i / (span - 1)) * pw, y = upper + ph - (v / top) * ph;
       if (i) g.lineTo(x, y); else g.moveTo(x, y);
     });
     g.stroke();
   };
-  line(sent, color('--sent')); line(delivered, color('--delivered'));
+  line(sent, color('--sent'), 3); line(delivered, color('--delivered'), 1.5); // delivered over sent: both show
 }
 window.addEventListener('resize', drawChart);
 

@@ -25,6 +25,7 @@ main { display: grid; grid-template-columns: minmax(0, 1fr) 470px; height: calc(
 #filters { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; padding: 8px 10px; border-bottom: 1px solid var(--line); }
 #filters label { display: flex; gap: 4px; align-items: center; color: var(--muted); }
 #filters .grow { flex: 1; }
+#filters select { max-width: 190px; }
 #filters .grow input { flex: 1; min-width: 120px; }
 select, input, button { font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--line); border-radius: 4px; padding: 2px 6px; }
 button { cursor: pointer; background: var(--head); }
