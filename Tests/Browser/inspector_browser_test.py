@@ -2,12 +2,11 @@
 """The inspector page in a real browser (headless Chromium through Selenium) against a running
 `demo live --config FILE` delivering to a Segment collector of its own on 127.0.0.1.
 
-    swift build --product demo && python3 Tests/Browser/inspector_browser_test.py
-    python3 Tests/Browser/inspector_browser_test.py --mock     # against mock_inspector.py
+    swift build --product demo && python3 Tests/Browser/inspector_browser_test.py  # or --mock: mock_inspector.py
 
-Checks, with a screenshot after each (paths printed): an event appears within 2 s; the category
-filter; a delivered event's timeline; a rejected event's row; hostile text rendered inert; the
-CSV/JSON exports; no CSP violation; the demo exits 0 at EOF. Exits non-zero on the first failure.
+Checks, with a screenshot after each (paths printed): an event appears within 2 s; the category filter; a
+delivered event's timeline; a rejected row; hostile text inert; the CSV/JSON exports; no CSP violation;
+the demo exits 0 at EOF. Exits non-zero on the first failure.
 """
 import argparse, contextlib, json, os, queue, re, shutil, signal, subprocess, sys, tempfile, threading, time, uuid
 
