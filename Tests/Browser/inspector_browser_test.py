@@ -183,7 +183,7 @@ class Run:
 
     def check_hostile(self):
         self.send("Probe", HOSTILE_NAME, HOSTILE_ACTION, {HOSTILE_KEY: HOSTILE_VALUE})
-        row = self.wait("the hostile event in the table", lambda: self.row(HOSTILE_NAME))
+        row = self.wait("the hostile event in the table, its name as literal text", lambda: self.row(HOSTILE_NAME))
         if row["cells"][3] != HOSTILE_ACTION or row["cells"][1] != row["category"]:
             raise Failure(f"the hostile row's text is not literal: {row['cells']}")
         self.click_row(HOSTILE_NAME)
