@@ -16,8 +16,8 @@ struct InspectorRouter: Sendable {
     let history: InspectorHistory
     /// The open streams.
     let streams: InspectorStreams
-    /// When the last API request came (for ``InspectorServer/isWatched``).
-    let lastRequest: LockedValue<Date?>
+    /// Told of each API request (for ``InspectorServer/isWatched``).
+    let watch: InspectorWatch
 
     /// Serves `connection`; returns whether it became a stream (kept open).
     func serve(_ connection: Int32) -> Bool {
@@ -35,7 +35,7 @@ struct InspectorRouter: Sendable {
             request = parsed
         }
         if let refusal = refusal(of: request) { return finish(connection, refusal) }
-        if request.path.hasPrefix("/api/") { lastRequest.withLock { $0 = Date() } }
+        if request.path.hasPrefix("/api/") { watch.touch() }
         let headOnly = request.method == "HEAD"
         if request.path == "/api/stream" {
             guard InspectorSocket.sendAll(connection, InspectorResponse.streamHead()), !headOnly else { return false }

@@ -24,7 +24,7 @@ public final class InspectorServer: Sendable {
 
     private let listener: InspectorListener
     private let streams: InspectorStreams
-    private let lastRequest: LockedValue<Date?>
+    private let watch: InspectorWatch
 
     /// Serves a live Dispatcher. `receipts` returns the receipts recorded for an event (may be empty).
     /// - Parameters:
@@ -51,15 +51,15 @@ public final class InspectorServer: Sendable {
     private init(source: any InspectorSource, port: UInt16, receipts: @escaping @Sendable (UUID) -> [Receipt]) throws(InspectorError) {
         let listener = try InspectorListener(port: port, maxConnections: Self.maxConnections)
         let history = InspectorHistory()
-        let lastRequest = LockedValue<Date?>(nil)
-        let streams = InspectorStreams(source: source, listener: listener, history: history) {
+        let watch = InspectorWatch()
+        let streams = InspectorStreams(source: source, listener: listener, history: history, watch: watch) {
             InspectorRouter.health(of: source, history: history)
         }
         let router = InspectorRouter(source: source, port: listener.port, receipts: receipts, history: history,
-                                     streams: streams, lastRequest: lastRequest)
+                                     streams: streams, watch: watch)
         self.listener = listener
         self.streams = streams
-        self.lastRequest = lastRequest
+        self.watch = watch
         listener.start(overflow: InspectorResponse.text("too many connections", status: 503).bytes()) { connection in
             router.serve(connection)
         }
@@ -88,11 +88,7 @@ public final class InspectorServer: Sendable {
     var openConnections: Int { listener.openCount }
 
     /// Whether someone is looking: a stream is open, or an API request came in the last 5 seconds.
-    public var isWatched: Bool {
-        if streams.count > 0 { return true }
-        guard let last = lastRequest.withLock({ $0 }) else { return false }
-        return Date().timeIntervalSince(last) < 5
-    }
+    public var isWatched: Bool { watch.isWatched }
 
     /// Closes the listening socket (the port is free when this returns) and every connection,
     /// streams included. Idempotent.

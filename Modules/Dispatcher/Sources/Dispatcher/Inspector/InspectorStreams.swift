@@ -23,6 +23,8 @@ final class InspectorStreams: Sendable {
     private let listener: InspectorListener
     private let health: @Sendable () -> [UInt8]
     private let history: InspectorHistory
+    /// Touched at every beat: an open stream is someone watching.
+    private let watch: InspectorWatch
     private let pollQueue = DispatchQueue(label: "InspectorServer.poll", qos: .utility)
     private let state = LockedValue(State())
 
@@ -65,8 +67,10 @@ final class InspectorStreams: Sendable {
 
     /// Creates the hub; nothing runs until a stream opens.
     /// - Parameter health: the Health body (already recording diagnostics in `history`).
-    init(source: any InspectorSource, listener: InspectorListener, history: InspectorHistory, health: @escaping @Sendable () -> [UInt8]) {
+    init(source: any InspectorSource, listener: InspectorListener, history: InspectorHistory, watch: InspectorWatch,
+         health: @escaping @Sendable () -> [UInt8]) {
         self.source = source
+        self.watch = watch
         self.listener = listener
         self.history = history
         self.health = health
@@ -120,6 +124,7 @@ final class InspectorStreams: Sendable {
             return state.tick
         }
         guard let beat else { return history.restartRates() }
+        watch.touch()
         dropClosed()
         poll(force: false)
         if beat % 4 == 0 {
