@@ -157,6 +157,8 @@ final class InspectorTestStream {
     private(set) var head = ""
     /// Everything read so far, head included.
     private(set) var everything = ""
+    /// The reconnection delay the server asked for, in milliseconds (its `retry:` field).
+    private(set) var retry: Int?
 
     /// Connects and sends `GET /api/stream`.
     init(port: UInt16) throws {
@@ -184,8 +186,10 @@ final class InspectorTestStream {
                 for line in block.split(separator: "\n") {
                     if line.hasPrefix("event: ") { message.event = String(line.dropFirst(7)) }
                     if line.hasPrefix("data: ") { message.data += line.dropFirst(6) }
+                    if line.hasPrefix("retry: ") { retry = Int(line.dropFirst(7)) }
                 }
-                if block.hasPrefix(":") { continue }
+                // A comment (keep-alive) or a field for the client alone (retry) is no message.
+                if block.hasPrefix(":") || block.hasPrefix("retry: ") { continue }
                 return message
             }
             guard let chunk = InspectorTestClient.read(descriptor, until: deadline) else { return nil }

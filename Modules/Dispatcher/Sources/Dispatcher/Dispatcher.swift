@@ -66,6 +66,8 @@ public final class Dispatcher: EventReporterPlugin, Sendable {
         var pendingErasure = PendingErasure()
         /// Deletions an opening took from ``pendingErasure`` and has not applied yet.
         var applyingErasure = PendingErasure()
+        /// The last ``recentDiagnosticsKept`` diagnostics reported, oldest first (for the inspector).
+        var recentDiagnostics: [DispatcherDiagnostic] = []
     }
 
     /// Opens the store (setting a corrupt file aside), replays what a killed run left in the
@@ -231,6 +233,14 @@ public final class Dispatcher: EventReporterPlugin, Sendable {
     var store: EventStore? { backend?.store }
 
     func diagnose(_ area: DispatcherDiagnostic.Area, _ message: String) {
-        configuration.onDiagnostic?(DispatcherDiagnostic(area: area, message: message))
+        let diagnostic = DispatcherDiagnostic(area: area, message: message)
+        state.withLock { state in
+            state.recentDiagnostics.append(diagnostic)
+            if state.recentDiagnostics.count > Self.recentDiagnosticsKept { state.recentDiagnostics.removeFirst() }
+        }
+        configuration.onDiagnostic?(diagnostic)
     }
+
+    /// How many diagnostics ``State/recentDiagnostics`` keeps.
+    static let recentDiagnosticsKept = 20
 }

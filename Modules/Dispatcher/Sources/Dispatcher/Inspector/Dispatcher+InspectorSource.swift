@@ -8,6 +8,9 @@ extension Dispatcher {
         try store?.inspectorEvent(id)
     }
 
+    /// The last diagnostics reported through ``DispatcherConfiguration/onDiagnostic``, oldest first.
+    var recentDiagnostics: [DispatcherDiagnostic] { state.withLock { $0.recentDiagnostics } }
+
     /// Why deliveries are paused, nil when they are not.
     var inspectorPauseReason: String? {
         guard isPaused else { return nil }
@@ -15,9 +18,8 @@ extension Dispatcher {
         return "the collector refused the endpoint or the credentials (HTTP 401, 403 or 404); resume() once fixed"
     }
 
-    /// The problems that hold now, as diagnostics (the Dispatcher keeps no history of what it
-    /// reported through ``DispatcherConfiguration/onDiagnostic``): storage unavailable, the
-    /// journal refusing events, events lost, delivery paused by a refused endpoint.
+    /// The problems that hold now, as diagnostics: storage unavailable, the journal refusing
+    /// events, events lost, delivery paused by a refused endpoint.
     func inspectorConditions(_ counters: DispatcherCounters) -> [DispatcherDiagnostic] {
         var found: [DispatcherDiagnostic] = []
         if case .unavailable(let reason) = storage {

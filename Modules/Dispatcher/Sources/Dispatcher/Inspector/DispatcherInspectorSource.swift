@@ -34,7 +34,8 @@ struct DispatcherInspectorSource: InspectorSource {
                        ("retried", counters.retried), ("flagged", counters.flagged)],
             depth: counters.store.total, bytes: counters.store.bytes,
             paused: dispatcher.isPaused, pauseReason: dispatcher.inspectorPauseReason,
-            conditions: dispatcher.inspectorConditions(counters))
+            conditions: dispatcher.inspectorConditions(counters),
+            reported: dispatcher.recentDiagnostics)
     }
 
     func fingerprint() -> [Int] {

@@ -102,7 +102,9 @@ struct InspectorRouter: Sendable {
     /// The Health body of `source`, noting its current problems in `history`.
     static func health(of source: any InspectorSource, history: InspectorHistory) -> [UInt8] {
         let health = source.health()
-        let diagnostics = history.diagnostics(noting: health.conditions)
+        // What was reported and what holds now, by time, the last ones kept.
+        let merged = (history.diagnostics(noting: health.conditions) + health.reported).sorted { $0.at < $1.at }
+        let diagnostics = Array(merged.suffix(InspectorHistory.diagnosticsKept))
         return InspectorEncoding.health(health, diagnostics: diagnostics, rates: history.rates)
     }
 }

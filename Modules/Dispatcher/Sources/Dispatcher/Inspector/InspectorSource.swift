@@ -49,6 +49,8 @@ struct InspectorHealth: Sendable {
     var pauseReason: String?
     /// The problems that hold now (storage unavailable, a refused endpoint …).
     var conditions: [DispatcherDiagnostic]
+    /// The diagnostics the source reported lately, oldest first.
+    var reported: [DispatcherDiagnostic] = []
 }
 
 extension InspectorSource {
