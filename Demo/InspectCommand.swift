@@ -25,7 +25,7 @@ enum InspectCommand {
     static func run(_ arguments: [String]) async throws -> Int32 {
         let options = try CommandLineOptions(arguments, spec: spec)
         guard let path = options.value("store") else { throw UsageError("inspect needs --store PATH") }
-        let port = try options.int("port", default: 0, in: 0...65_535)
+        let port = options.value("port") == nil ? 0 : try options.int("port", default: 0, in: 1...65_535)
         let seconds = options.value("for") == nil ? nil : try options.int("for", default: 0, in: 1...86_400)
         try StoreFileCheck.require(path, forWriting: false)
         let store = try StoreMonitor(storePath: path)

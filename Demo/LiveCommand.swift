@@ -70,7 +70,7 @@ enum LiveCommand {
         let counters = analytics.counters
         await analytics.close()
         let outcome = RunSummary(from: start, to: counters, strandedReason: drained.timedOut ? "the drain timed out" : nil)
-        say("live: \(number) line\(number == 1 ? "" : "s"), \(badLines) refused; \(outcome.line)")
+        say("live: \(number) line\(number == 1 ? "" : "s"), \(badLines) not sent (not an event); \(outcome.line)")
         return badLines == 0 && drained.persisted && outcome.isComplete ? 0 : 1
     }
 

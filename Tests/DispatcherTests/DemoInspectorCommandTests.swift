@@ -61,7 +61,7 @@ struct DemoInspectorCommandTests {
         #expect(status == 1, "two bad lines end with 1")
         #expect(child.standardError.contains("line 3: unknown category \"Garden\""), "\(child.standardError)")
         #expect(child.standardError.contains("line 4:"), "\(child.standardError)")
-        #expect(child.outputLines.last?.hasPrefix("live: 4 lines, 2 refused") == true, "\(child.outputLines.suffix(2))")
+        #expect(child.outputLines.last?.hasPrefix("live: 4 lines, 2 not sent (not an event); ") == true, "\(child.outputLines.suffix(2))")
         #expect(!(child.outputLines.joined() + child.standardError).contains(Self.writeKey))
 
         // The same store, read-only, after the run.
@@ -84,6 +84,7 @@ struct DemoInspectorCommandTests {
             (["inspect"], Int32(2), "needs --store"),
             (["inspect", "--store", folder.file("none.sqlite").path], 1, "none.sqlite"),
             (["inspect", "--store", folder.file("none.sqlite").path, "--port", "70000"], 2, "--port"),
+            (["inspect", "--store", folder.file("none.sqlite").path, "--port", "0"], 2, "--port"),
             (["live", "--port", "0"], 2, "--port"),
         ] {
             let child = try DemoProcess(arguments)

@@ -12,10 +12,14 @@ extension Dispatcher {
     func didAttempt(_ attempt: DeliveryAttempt) {
         var summary = attempt.decision.summary(statusCode: attempt.statusCode)
         if let started = attempt.requestStartedAt {
+            // Once per event, at its first request: a retry is an attempt, not a new batch.
             let count = attempt.events.count
-            timeline.record(TimelineStep(kind: .batched, at: started,
-                                         detail: "\(count) event\(count == 1 ? "" : "s") in one request to \(attempt.destination)"),
-                            for: attempt.ids)
+            let first = attempt.events.filter { $0.number == 1 }.map(\.id)
+            if !first.isEmpty {
+                timeline.record(TimelineStep(kind: .batched, at: started,
+                                             detail: "\(count) event\(count == 1 ? "" : "s") in one request to \(attempt.destination)"),
+                                for: first)
+            }
             summary += " after \(max(0, Int((attempt.at.timeIntervalSince(started) * 1_000).rounded()))) ms"
         }
         // One timeline entry per attempt number (a batch usually shares one), not per event.

@@ -6,7 +6,7 @@ public struct TimelineStep: Sendable, Equatable, Codable {
     public enum Kind: String, Sendable, Codable {
         /// It is in the SQLite store.
         case persisted
-        /// A request carrying it started (see ``TimelineStep/detail``: how many events, where).
+        /// Its first request started (see ``TimelineStep/detail``: how many events, where).
         case batched
         /// A delivery attempt ended (see ``TimelineStep/detail``).
         case attempt
