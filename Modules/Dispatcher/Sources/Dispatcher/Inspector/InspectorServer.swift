@@ -16,7 +16,7 @@ import Tracking
 /// let inspector = try InspectorServer.start(dispatcher: dispatcher, port: 8089)
 /// print("Inspector at \(inspector.url)")
 /// // …
-/// inspector.stop()
+/// inspector.stop()  // or let go of it: it stops when released
 /// ```
 public final class InspectorServer: Sendable {
     /// The most connections open at once (streams included).
@@ -84,6 +84,9 @@ public final class InspectorServer: Sendable {
     /// Whether the store is being polled for streams (only while one is open), for tests.
     var isPolling: Bool { streams.isPolling }
 
+    /// Why the server stopped accepting connections on its own (its socket failed), nil while it serves.
+    var failure: String? { listener.failure }
+
     /// How many connections are open, streams included, for tests.
     var openConnections: Int { listener.openCount }
 
@@ -96,4 +99,7 @@ public final class InspectorServer: Sendable {
         listener.stop()
         streams.stop()
     }
+
+    // Nothing the threads and queues hold refers to the server itself: dropping it stops it.
+    deinit { stop() }
 }
