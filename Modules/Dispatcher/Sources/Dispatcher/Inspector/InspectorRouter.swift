@@ -1,8 +1,8 @@
 import Foundation
 import Tracking
 
-/// Answers one connection of the inspector: reads the request head, checks `Host`, `Origin` and
-/// the method, and serves the route (`/`, `/api/events`, `/api/events/<id>`, `/api/health`,
+/// Answers one connection of the inspector: reads the request head, checks `Host`, `Origin`,
+/// `Sec-Fetch-Site` and the method, and serves the route (`/`, `/api/events`, `/api/events/<id>`, `/api/health`,
 /// `/api/stream`). One request per connection; a stream's connection goes to
 /// ``InspectorStreams``.
 struct InspectorRouter: Sendable {

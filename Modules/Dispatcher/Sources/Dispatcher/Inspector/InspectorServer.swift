@@ -9,7 +9,8 @@ import Tracking
 /// and the store is polled (every 250 ms) only while a page's stream is open. Nothing runs on
 /// the send path. Only `127.0.0.1` is listened on; a request whose `Host` or `Origin` is not
 /// `127.0.0.1:PORT` or `localhost:PORT` gets 403 (against DNS rebinding and other sites' pages),
-/// and only GET and HEAD are served. Credentials (the Segment write key, request headers) are
+/// as does one a browser marks as coming from another site (`Sec-Fetch-Site`, sent even where
+/// `Origin` is not), and only GET and HEAD are served. Credentials (the Segment write key, request headers) are
 /// never served.
 ///
 /// ```swift
