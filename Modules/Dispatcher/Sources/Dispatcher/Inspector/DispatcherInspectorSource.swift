@@ -46,11 +46,14 @@ struct DispatcherInspectorSource: InspectorSource {
                 store.pending, store.inFlight, store.rejected, store.held]
     }
 
-    func departure(of id: UUID) -> String? {
-        switch dispatcher.timeline(of: id).last?.kind.rawValue {
-        case "delivered": "delivered"
-        case "evicted": "evicted"
-        default: nil
+    func departures(of ids: Set<UUID>) -> [UUID: String] {
+        guard !ids.isEmpty else { return [:] }
+        return dispatcher.timeline.steps(of: ids).compactMapValues { steps in
+            switch steps.last?.kind.rawValue {
+            case "delivered": "delivered"
+            case "evicted": "evicted"
+            default: nil
+            }
         }
     }
 

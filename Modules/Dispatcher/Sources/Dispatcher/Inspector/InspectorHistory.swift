@@ -2,8 +2,9 @@ import Foundation
 import Tracking
 
 /// What the inspector remembers between requests for Health: the rates, and the last 20
-/// diagnostics, each noted the first time it was seen among the source's current problems
-/// (and again if it goes away and comes back).
+/// diagnostics, each condition noted the first time it was seen among the source's current
+/// problems (and again if it goes away and comes back); while it holds, its one entry follows
+/// its latest message (a count that grows does not add entries).
 final class InspectorHistory: Sendable {
     /// How many diagnostics are kept.
     static let diagnosticsKept = 20
@@ -13,8 +14,9 @@ final class InspectorHistory: Sendable {
     /// The rates, the diagnostics kept and the conditions seen last.
     private struct State: Sendable {
         var rates = InspectorRates()
-        var diagnostics: [DispatcherDiagnostic] = []
-        /// The messages of the conditions seen last time.
+        /// The conditions noted, oldest first, each with its ``InspectorCondition/key``.
+        var diagnostics: [(key: String, diagnostic: DispatcherDiagnostic)] = []
+        /// The keys of the conditions seen last time.
         var current: Set<String> = []
     }
 
@@ -22,17 +24,22 @@ final class InspectorHistory: Sendable {
     init() {}
 
     /// Notes the conditions holding now, and returns the last 20 diagnostics, oldest first.
-    func diagnostics(noting conditions: [DispatcherDiagnostic]) -> [DispatcherDiagnostic] {
+    func diagnostics(noting conditions: [InspectorCondition]) -> [DispatcherDiagnostic] {
         state.withLock { state in
-            let now = Set(conditions.map(\.description))
-            for condition in conditions where !state.current.contains(condition.description) {
-                state.diagnostics.append(condition)
+            for condition in conditions {
+                if state.current.contains(condition.key),
+                   let index = state.diagnostics.lastIndex(where: { $0.key == condition.key }) {
+                    // Still holding: the entry keeps when it was first seen, and takes the new text.
+                    state.diagnostics[index].diagnostic.message = condition.diagnostic.message
+                } else if !state.current.contains(condition.key) {
+                    state.diagnostics.append((condition.key, condition.diagnostic))
+                }
             }
-            state.current = now
+            state.current = Set(conditions.map(\.key))
             if state.diagnostics.count > Self.diagnosticsKept {
                 state.diagnostics.removeFirst(state.diagnostics.count - Self.diagnosticsKept)
             }
-            return state.diagnostics
+            return state.diagnostics.map(\.diagnostic)
         }
     }
 

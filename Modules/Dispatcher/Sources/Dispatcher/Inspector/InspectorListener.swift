@@ -32,7 +32,19 @@ final class InspectorListener: Sendable {
         var stopped = false
         var acceptExited = false
         var open: Set<Int32> = []
+        var failure: String?
     }
+
+    /// What the accept thread does after `accept(2)` failed.
+    enum AcceptRecovery: Equatable {
+        /// Accept again at once (interrupted, or the connection failed before it was taken).
+        case retry
+        /// Out of descriptors or memory: the socket stays readable, so wait 100 ms, then retry.
+        case pause
+        /// The socket is broken: stop accepting (``InspectorListener/failure`` says why).
+        case fail
+    }
+
 
     /// Opens the socket; nothing is accepted before ``start(overflow:_:)``.
     /// - Throws: ``InspectorError`` when the port is taken or a socket call fails.
@@ -66,6 +78,9 @@ final class InspectorListener: Sendable {
 
     /// Whether ``stop()`` was called.
     var isStopped: Bool { state.withLock { $0.stopped } }
+
+    /// Why the accept thread stopped accepting on its own (the socket failed), nil while it serves.
+    var failure: String? { state.withLock { $0.failure } }
 
     /// The address the socket is bound to, as `getsockname(2)` reports it (`127.0.0.1`).
     var boundAddress: String? {
@@ -110,6 +125,26 @@ final class InspectorListener: Sendable {
         if state.wait(until: { $0.acceptExited }, deadline: Date().addingTimeInterval(5)) { closeWakePipe() }
     }
 
+    /// Notes why the accept thread ends on its own.
+    private func fail(_ reason: String) {
+        state.withLock { $0.failure = reason }
+    }
+
+    /// What to do after `accept(2)` failed with `code`: retry when the connection failed before
+    /// it was taken (Linux passes the pending network errors of a new connection on), pause when
+    /// out of descriptors or memory, stop on anything else (a broken socket fails again at once).
+    static func recovery(afterAcceptError code: Int32) -> AcceptRecovery {
+        switch code {
+        case EINTR, EAGAIN, EWOULDBLOCK, ECONNABORTED, EPROTO, ENETDOWN, ENOPROTOOPT, EHOSTDOWN,
+             EHOSTUNREACH, EOPNOTSUPP, ENETUNREACH:
+            .retry
+        case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+            .pause
+        default:
+            .fail
+        }
+    }
+
     private func closeWakePipe() {
         InspectorSocket.close(wakeRead)
         InspectorSocket.close(wakeWrite)
@@ -127,13 +162,21 @@ final class InspectorListener: Sendable {
             entries[1].revents = 0
             let ready = poll(&entries, 2, -1)
             if ready < 0, errno == EINTR { continue }
-            if ready < 0 || entries[1].revents != 0 || isStopped { return }
-            guard entries[0].revents != 0 else { continue }
+            if ready < 0 { return fail("poll failed (errno \(errno))") }
+            if entries[1].revents != 0 || isStopped { return }
+            let events = entries[0].revents
+            // An error or hang-up on the socket would come back at once forever: stop instead of spinning.
+            if events & Int16(POLLERR | POLLNVAL | POLLHUP) != 0 || events & Int16(POLLIN) == 0 {
+                return fail("the listening socket failed (poll events \(events))")
+            }
             let connection = accept(descriptor, nil, nil)
             guard connection >= 0 else {
-                // Out of descriptors: the socket stays readable, so pause instead of spinning.
-                if errno == EMFILE || errno == ENFILE { usleep(100_000) }
-                continue
+                let code = errno
+                switch Self.recovery(afterAcceptError: code) {
+                case .retry: continue
+                case .pause: usleep(100_000); continue
+                case .fail: return fail("accept failed (errno \(code))")
+                }
             }
             InspectorSocket.configure(connection)
             let admitted: Bool? = state.withLock { state in

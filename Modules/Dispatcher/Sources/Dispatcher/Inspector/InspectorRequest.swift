@@ -9,10 +9,10 @@ struct InspectorRequest: Equatable {
     var path: String
     /// The query (after `?`), empty when there is none.
     var query: String
-    /// Header names lowercased; a repeated header keeps its first value (``host`` refuses repeats).
+    /// Header names lowercased; a repeated header keeps its first value (see ``count(of:)``).
     var headers: [String: String]
-    /// How many `Host` headers came.
-    var hostCount: Int
+    /// How many times each header came, by lowercased name (the router refuses a repeated `Host` or `Origin`).
+    var counts: [String: Int]
 
     /// The largest request head accepted, request line included.
     static let maxHeadBytes = 8 * 1024
@@ -31,6 +31,9 @@ struct InspectorRequest: Equatable {
         case closed
     }
 
+    /// How many `name` headers (lowercased) came.
+    func count(of name: String) -> Int { counts[name, default: 0] }
+
     /// The value of the query parameter `name`, when present.
     func queryValue(_ name: String) -> String? {
         for pair in query.split(separator: "&") {
@@ -42,7 +45,7 @@ struct InspectorRequest: Equatable {
 
     /// Reads a head from `connection`: at most ``maxHeadBytes``, within `timeout` seconds overall.
     static func read(from connection: Int32, timeout: TimeInterval = 5) -> Result<InspectorRequest, Failure> {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = InspectorDeadline(seconds: timeout)
         var buffer: [UInt8] = []
         while true {
             if let end = headEnd(buffer) {
@@ -50,8 +53,8 @@ struct InspectorRequest: Equatable {
                 return parse(Array(buffer[0..<end]))
             }
             guard buffer.count <= maxHeadBytes else { return .failure(.tooLarge) }
-            let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0, InspectorSocket.waitReadable(connection, milliseconds: Int32(remaining * 1000) + 1) else {
+            let remaining = deadline.remainingMilliseconds
+            guard remaining > 0, InspectorSocket.waitReadable(connection, milliseconds: remaining) else {
                 return .failure(buffer.isEmpty ? .closed : .timedOut)
             }
             guard InspectorSocket.receive(connection, into: &buffer, count: 4096) != nil else {
@@ -83,7 +86,7 @@ struct InspectorRequest: Equatable {
         }
         guard lines.count - 1 <= maxHeaders else { return .failure(.tooLarge) }
         var headers: [String: String] = [:]
-        var hostCount = 0
+        var counts: [String: Int] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":"), let first = line.first, first != " ", first != "\t" else {
                 return .failure(.malformed("bad header line"))
@@ -92,7 +95,7 @@ struct InspectorRequest: Equatable {
             guard !name.isEmpty, name.allSatisfy(isTokenCharacter) else { return .failure(.malformed("bad header name")) }
             let key = name.lowercased()
             let value = line[line.index(after: colon)...].trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
-            if key == "host" { hostCount += 1 }
+            counts[key, default: 0] += 1
             if headers[key] == nil { headers[key] = value }
         }
         let target = parts[1]
@@ -106,7 +109,7 @@ struct InspectorRequest: Equatable {
             query = ""
         }
         return .success(InspectorRequest(method: String(parts[0]), path: String(path), query: String(query),
-                                         headers: headers, hostCount: hostCount))
+                                         headers: headers, counts: counts))
     }
 
     /// Whether `character` may appear in a header name (an RFC 9110 token).

@@ -81,8 +81,9 @@ struct InspectorResponse {
 
     /// The head of an event stream (`text/event-stream`), which stays open, and its first
     /// field: a page that loses the stream reconnects after 1 s (the browser's default is 3).
-    static func streamHead() -> [UInt8] {
+    /// For `HEAD` (`headOnly`) the head alone, with no field.
+    static func streamHead(headOnly: Bool = false) -> [UInt8] {
         Array(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\n"
-               + securityHeaders(nonce: makeNonce()) + "\r\nretry: 1000\n\n").utf8)
+               + securityHeaders(nonce: makeNonce()) + "\r\n" + (headOnly ? "" : "retry: 1000\n\n")).utf8)
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import Tracking
 
-/// Answers one connection of the inspector: reads the request head, checks `Host`, `Origin` and
-/// the method, and serves the route (`/`, `/api/events`, `/api/events/<id>`, `/api/health`,
+/// Answers one connection of the inspector: reads the request head, checks `Host`, `Origin`,
+/// `Sec-Fetch-Site` and the method, and serves the route (`/`, `/api/events`, `/api/events/<id>`, `/api/health`,
 /// `/api/stream`). One request per connection; a stream's connection goes to
 /// ``InspectorStreams``.
 struct InspectorRouter: Sendable {
@@ -38,7 +38,7 @@ struct InspectorRouter: Sendable {
         if request.path.hasPrefix("/api/") { watch.touch() }
         let headOnly = request.method == "HEAD"
         if request.path == "/api/stream" {
-            guard InspectorSocket.sendAll(connection, InspectorResponse.streamHead()), !headOnly else { return false }
+            guard InspectorSocket.sendAll(connection, InspectorResponse.streamHead(headOnly: headOnly)), !headOnly else { return false }
             streams.open(connection)
             return true
         }
@@ -50,10 +50,10 @@ struct InspectorRouter: Sendable {
     private func finish(_ connection: Int32, _ response: InspectorResponse, headOnly: Bool = false) -> Bool {
         guard InspectorSocket.sendAll(connection, response.bytes(headOnly: headOnly)) else { return false }
         InspectorSocket.shutDownWriting(connection)
-        let deadline = Date().addingTimeInterval(0.5)
+        let deadline = InspectorDeadline(seconds: 0.5)
         var drained: [UInt8] = []
-        while drained.count < 1 << 16, deadline.timeIntervalSinceNow > 0,
-              InspectorSocket.waitReadable(connection, milliseconds: Int32(deadline.timeIntervalSinceNow * 1000) + 1),
+        while drained.count < 1 << 16, deadline.isPending,
+              InspectorSocket.waitReadable(connection, milliseconds: deadline.remainingMilliseconds),
               InspectorSocket.receive(connection, into: &drained, count: 4096) != nil {
             drained.removeAll(keepingCapacity: true)
         }
@@ -61,13 +61,24 @@ struct InspectorRouter: Sendable {
     }
 
     /// The 403 or 405 a request gets before any route, nil when it may go on.
-    func refusal(of request: InspectorRequest) -> InspectorResponse? {
-        let hosts: Set<String> = ["127.0.0.1:\(port)", "localhost:\(port)"]
-        guard request.hostCount == 1, let host = request.headers["host"], hosts.contains(host.lowercased()) else {
+    func refusal(of request: InspectorRequest) -> InspectorResponse? { Self.refusal(of: request, port: port) }
+
+    /// The 403 or 405 a request to `port` gets before any route, nil when it may go on.
+    static func refusal(of request: InspectorRequest, port: UInt16) -> InspectorResponse? {
+        var hosts: Set<String> = ["127.0.0.1:\(port)", "localhost:\(port)"]
+        // A browser leaves the default port out of `Host` and `Origin`.
+        if port == 80 { hosts.formUnion(["127.0.0.1", "localhost"]) }
+        guard request.count(of: "host") == 1, let host = request.headers["host"], hosts.contains(host.lowercased()) else {
             return .text("host not allowed", status: 403)
         }
         if let origin = request.headers["origin"], !hosts.contains(where: { "http://" + $0 == origin.lowercased() }) {
             return .text("origin not allowed", status: 403)
+        }
+        if request.count(of: "origin") > 1 { return .text("origin not allowed", status: 403) }
+        // Another site's no-cors request (`<img>`, `fetch` in no-cors mode) sends no Origin, but
+        // a browser says where it comes from here.
+        if let site = request.headers["sec-fetch-site"], site.lowercased() != "same-origin", site.lowercased() != "none" {
+            return .text("cross-site request refused", status: 403)
         }
         guard request.method == "GET" || request.method == "HEAD" else { return .error("method not allowed", status: 405) }
         return nil

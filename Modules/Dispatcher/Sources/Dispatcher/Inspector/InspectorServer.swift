@@ -9,14 +9,15 @@ import Tracking
 /// and the store is polled (every 250 ms) only while a page's stream is open. Nothing runs on
 /// the send path. Only `127.0.0.1` is listened on; a request whose `Host` or `Origin` is not
 /// `127.0.0.1:PORT` or `localhost:PORT` gets 403 (against DNS rebinding and other sites' pages),
-/// and only GET and HEAD are served. Credentials (the Segment write key, request headers) are
+/// as does one a browser marks as coming from another site (`Sec-Fetch-Site`, sent even where
+/// `Origin` is not), and only GET and HEAD are served. Credentials (the Segment write key, request headers) are
 /// never served.
 ///
 /// ```swift
 /// let inspector = try InspectorServer.start(dispatcher: dispatcher, port: 8089)
 /// print("Inspector at \(inspector.url)")
 /// // …
-/// inspector.stop()
+/// inspector.stop()  // or let go of it: it stops when released
 /// ```
 public final class InspectorServer: Sendable {
     /// The most connections open at once (streams included).
@@ -84,6 +85,9 @@ public final class InspectorServer: Sendable {
     /// Whether the store is being polled for streams (only while one is open), for tests.
     var isPolling: Bool { streams.isPolling }
 
+    /// Why the server stopped accepting connections on its own (its socket failed), nil while it serves.
+    var failure: String? { listener.failure }
+
     /// How many connections are open, streams included, for tests.
     var openConnections: Int { listener.openCount }
 
@@ -96,4 +100,7 @@ public final class InspectorServer: Sendable {
         listener.stop()
         streams.stop()
     }
+
+    // Nothing the threads and queues hold refers to the server itself: dropping it stops it.
+    deinit { stop() }
 }

@@ -7,7 +7,7 @@ import Foundation
 protocol InspectorSource: Sendable {
     /// Whether the source only reads a store (no counters, no delivery, no wire format).
     var isReadOnly: Bool { get }
-    /// At most `limit` events, newest first (by when they were persisted).
+    /// At most `limit` events, newest first (by creation time).
     func recent(limit: Int) throws -> [MonitorRecord]
     /// How many events the source holds in all (the store's, its delivered history, the journal's).
     func total() -> Int
@@ -17,8 +17,9 @@ protocol InspectorSource: Sendable {
     func health() -> InspectorHealth
     /// Cheap numbers that change whenever something a stream shows may have changed.
     func fingerprint() -> [Int]
-    /// For an event that left the listing: `delivered` or `evicted` when that is why, else nil.
-    func departure(of id: UUID) -> String?
+    /// For events that left the listing: `delivered` or `evicted` for those that left for that
+    /// reason (the others are left out), looked up at once.
+    func departures(of ids: Set<UUID>) -> [UUID: String]
     /// The totals of sent and delivered events the rates are taken from; nil for no rates.
     func rateTotals() -> (sent: Int, delivered: Int)?
 }
@@ -48,13 +49,13 @@ struct InspectorHealth: Sendable {
     /// Why, when paused.
     var pauseReason: String?
     /// The problems that hold now (storage unavailable, a refused endpoint …).
-    var conditions: [DispatcherDiagnostic]
+    var conditions: [InspectorCondition]
     /// The diagnostics the source reported lately, oldest first.
     var reported: [DispatcherDiagnostic] = []
 }
 
 extension InspectorSource {
-    /// The records of `lists` merged newest first (by persisted time, then list order), each id
+    /// The records of `lists` merged newest first (by creation time, then list order), each id
     /// once (its first occurrence), at most `limit`.
     static func newestFirst(_ lists: [[MonitorRecord]], limit: Int) -> [MonitorRecord] {
         var seen = Set<UUID>()

@@ -28,8 +28,9 @@ final class InspectorStreams: Sendable {
     private let pollQueue = DispatchQueue(label: "InspectorServer.poll", qos: .utility)
     private let state = LockedValue(State())
 
-    /// One open stream.
+    /// One open stream. Its ``id`` tells it from a later stream on the same descriptor number.
     private struct Stream: Sendable {
+        let id: UInt64
         let connection: Int32
         let queue: DispatchQueue
         var backlog = 0
@@ -56,6 +57,7 @@ final class InspectorStreams: Sendable {
     private struct State: Sendable {
         var streams: [Int32: Stream] = [:]
         var newcomers: [Int32] = []
+        var opened: UInt64 = 0
         var polling = false
         var stopped = false
         var tick = 0
@@ -87,7 +89,9 @@ final class InspectorStreams: Sendable {
     func open(_ connection: Int32) {
         let start: Bool? = state.withLock { state in
             if state.stopped { return nil }
-            state.streams[connection] = Stream(connection: connection, queue: DispatchQueue(label: "InspectorServer.stream", qos: .utility))
+            state.opened += 1
+            state.streams[connection] = Stream(id: state.opened, connection: connection,
+                                               queue: DispatchQueue(label: "InspectorServer.stream", qos: .utility))
             state.newcomers.append(connection)
             defer { state.polling = true }
             return !state.polling
@@ -168,12 +172,14 @@ final class InspectorStreams: Sendable {
             shown[record.id] = (record, now)
             if before[record.id]?.shown != now { changes.append((record, nil)) }
         }
-        // Events that left the store (not merely pushed out of a full listing).
-        if records.count < Self.limit {
-            for (id, entry) in before where shown[id] == nil {
-                guard let status = source.departure(of: id), entry.shown.status != status else { continue }
-                changes.append((entry.record, status))
-            }
+        // Events that left the listing because they were delivered or evicted (one pushed out of
+        // a full listing by newer ones has no such step and is left out); each is sent once,
+        // as `shown` remembers only the listing.
+        let gone = before.filter { shown[$0.key] == nil }
+        let departures = gone.isEmpty ? [:] : source.departures(of: Set(gone.keys))
+        for (id, entry) in gone {
+            guard let status = departures[id], entry.shown.status != status else { continue }
+            changes.append((entry.record, status))
         }
         state.withLock { state in
             state.shown = shown
@@ -200,13 +206,18 @@ final class InspectorStreams: Sendable {
         }
         for stream in targets {
             guard stream.backlog <= Self.maxBacklog else {
-                drop(stream.connection)
+                drop(stream)
                 continue
             }
+            // A stream's connection is closed on its own queue, after it left `streams`: while it
+            // is still there (the same stream, not a later one on a reused number), it is open.
             stream.queue.async { [self] in
+                guard state.withLock({ $0.streams[stream.connection]?.id == stream.id }) else { return }
                 let sent = InspectorSocket.sendAll(stream.connection, bytes)
-                state.withLock { $0.streams[stream.connection]?.backlog -= 1 }
-                if !sent { drop(stream.connection) }
+                state.withLock { state in
+                    if state.streams[stream.connection]?.id == stream.id { state.streams[stream.connection]?.backlog -= 1 }
+                }
+                if !sent { drop(stream) }
             }
         }
     }
@@ -220,10 +231,15 @@ final class InspectorStreams: Sendable {
         for stream in closed { close(stream) }
     }
 
-    /// Forgets a stream and closes its connection.
-    private func drop(_ connection: Int32) {
-        let stream = state.withLock { $0.streams.removeValue(forKey: connection) }
-        if let stream { close(stream) }
+    /// Forgets `stream` and closes its connection, unless it is gone already (a later stream on
+    /// the same descriptor number is left alone).
+    private func drop(_ stream: Stream) {
+        let removed = state.withLock { state in
+            guard state.streams[stream.connection]?.id == stream.id else { return false }
+            state.streams[stream.connection] = nil
+            return true
+        }
+        if removed { close(stream) }
     }
 
     /// Shuts the connection down now (its pending writes fail fast) and closes it after them.

@@ -57,7 +57,7 @@ struct MonitorInspectorSource: InspectorSource {
                 Int(Date().timeIntervalSince1970 / 2)]
     }
 
-    func departure(of id: UUID) -> String? { nil }
+    func departures(of ids: Set<UUID>) -> [UUID: String] { [:] }
 
     func rateTotals() -> (sent: Int, delivered: Int)? { nil }
 }
