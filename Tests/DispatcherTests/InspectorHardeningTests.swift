@@ -26,6 +26,12 @@ struct InspectorHardeningTests {
         #expect(try InspectorTestClient.get("/api/health", port: port, extra: ["Sec-Fetch-Site: same-site"]).status == 403)
         #expect(try InspectorTestClient.get("/api/events", port: port, extra: ["Sec-Fetch-Site: same-origin"]).status == 200)
         #expect(try InspectorTestClient.get("/", port: port, extra: ["Sec-Fetch-Site: none"]).status == 200)
+        // A link followed from another site opens the page (no data), and nothing else.
+        let navigation = ["Sec-Fetch-Site: cross-site", "Sec-Fetch-Mode: navigate", "Sec-Fetch-Dest: document"]
+        #expect(try InspectorTestClient.get("/", port: port, extra: navigation).status == 200)
+        #expect(try InspectorTestClient.get("/api/events", port: port, extra: navigation).status == 403)
+        #expect(try InspectorTestClient.get("/", port: port, extra: ["Sec-Fetch-Site: cross-site", "Sec-Fetch-Mode: no-cors",
+                                                                    "Sec-Fetch-Dest: image"]).status == 403)
         let origin = "Origin: http://127.0.0.1:\(port)"
         let twoOrigins = "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(origin)\r\nOrigin: http://evil.example\r\n\r\n"
         let refused = try InspectorTestClient.send(twoOrigins, port: port)

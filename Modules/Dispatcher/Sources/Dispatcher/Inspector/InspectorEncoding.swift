@@ -31,6 +31,8 @@ enum InspectorEncoding {
         writer.bool(record.inJournal == true)
         writer.raw(",\"lastError\":")
         optional(record.lastError, into: &writer)
+        writer.raw(",\"steps\":")
+        writer.int(record.timeline?.count ?? 0)
         writer.raw("}")
     }
 

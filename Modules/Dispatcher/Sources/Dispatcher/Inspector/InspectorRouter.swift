@@ -76,12 +76,20 @@ struct InspectorRouter: Sendable {
         }
         if request.count(of: "origin") > 1 { return .text("origin not allowed", status: 403) }
         // Another site's no-cors request (`<img>`, `fetch` in no-cors mode) sends no Origin, but
-        // a browser says where it comes from here.
-        if let site = request.headers["sec-fetch-site"], site.lowercased() != "same-origin", site.lowercased() != "none" {
+        // a browser says where it comes from here. A link followed from another site to the page
+        // itself is let through: the page holds no data, and its own requests are same-origin.
+        if let site = request.headers["sec-fetch-site"], site.lowercased() != "same-origin", site.lowercased() != "none",
+           !Self.isPageNavigation(request) {
             return .text("cross-site request refused", status: 403)
         }
         guard request.method == "GET" || request.method == "HEAD" else { return .error("method not allowed", status: 405) }
         return nil
+    }
+
+    /// Whether `request` is a browser opening the page itself in a tab (a followed link).
+    static func isPageNavigation(_ request: InspectorRequest) -> Bool {
+        request.path == "/" && request.headers["sec-fetch-mode"]?.lowercased() == "navigate"
+            && request.headers["sec-fetch-dest"]?.lowercased() == "document"
     }
 
     /// The answer of a checked GET or HEAD.

@@ -43,6 +43,9 @@ final class InspectorStreams: Sendable {
         var lastError: String?
         var flags: [String]
         var inJournal: Bool?
+        /// Timeline steps: the store settles an event just before its step is recorded, so a
+        /// poll between the two sends the new status, and the next one the step.
+        var steps: Int
 
         init(_ record: MonitorRecord, status: String? = nil) {
             self.status = status ?? record.status.rawValue
@@ -50,6 +53,7 @@ final class InspectorStreams: Sendable {
             lastError = record.lastError
             flags = record.flags
             inJournal = record.inJournal
+            steps = record.timeline?.count ?? 0
         }
     }
 
