@@ -22,6 +22,15 @@ struct InspectorEventsTests {
             retryPolicy: RetryPolicy(baseDelay: 0.05, maxDelay: 0.2), deliveredHistory: 100))
     }
 
+    /// A fresh folder named after `prefix` (removed when released), a Dispatcher on a store in
+    /// it delivering to a new loopback collector, and an inspector serving it.
+    static func inspected(_ prefix: String) throws -> (TemporaryDirectory, LoopbackHTTPServer, Dispatcher, InspectorServer) {
+        let directory = try TemporaryDirectory(prefix: prefix)
+        let collector = try LoopbackHTTPServer(lifetime: 30)
+        let dispatcher = try makeDispatcher(directory, collector: collector)
+        return (directory, collector, dispatcher, try InspectorServer.start(dispatcher: dispatcher))
+    }
+
     /// The events of a list body, by id.
     static func events(_ response: InspectorTestClient.Response) -> [String: [String: Any]] {
         let list = response.json["events"] as? [[String: Any]] ?? []
@@ -30,12 +39,8 @@ struct InspectorEventsTests {
 
     @Test("/api/events lists sent events newest first, pending then delivered after a drain; text is escaped")
     func listsEvents() async throws {
-        let directory = try TemporaryDirectory(prefix: "inspector-events")
-        let collector = try LoopbackHTTPServer(lifetime: 30)
-        defer { collector.stop() }
-        let dispatcher = try Self.makeDispatcher(directory, collector: collector)
-        let server = try InspectorServer.start(dispatcher: dispatcher)
-        defer { server.stop() }
+        let (directory, collector, dispatcher, server) = try Self.inspected("inspector-events")
+        defer { collector.stop(); server.stop(); directory.remove() }
         dispatcher.pause()
         let script = TrackedEvent(category: "<script>", name: "pay", action: "tap")
         let flagged = TrackedEvent(category: "Checkout", name: "pay", action: "open",
@@ -125,12 +130,8 @@ struct InspectorEventsTests {
 
     @Test("/api/stream: a reset with the events on connect, then an event sent afterwards within 2 s, then its delivery")
     func stream() async throws {
-        let directory = try TemporaryDirectory(prefix: "inspector-stream")
-        let collector = try LoopbackHTTPServer(lifetime: 30)
-        defer { collector.stop() }
-        let dispatcher = try Self.makeDispatcher(directory, collector: collector)
-        let server = try InspectorServer.start(dispatcher: dispatcher)
-        defer { server.stop() }
+        let (directory, collector, dispatcher, server) = try Self.inspected("inspector-stream")
+        defer { collector.stop(); server.stop(); directory.remove() }
         let earlier = TrackedEvent(category: "Checkout", name: "view", action: "open")
         _ = dispatcher.send(earlier)
 
@@ -164,12 +165,8 @@ struct InspectorEventsTests {
 
     @Test("Rates: per-second sent and delivered samples while a stream is open")
     func rates() async throws {
-        let directory = try TemporaryDirectory(prefix: "inspector-rates")
-        let collector = try LoopbackHTTPServer(lifetime: 30)
-        defer { collector.stop() }
-        let dispatcher = try Self.makeDispatcher(directory, collector: collector)
-        let server = try InspectorServer.start(dispatcher: dispatcher)
-        defer { server.stop() }
+        let (directory, collector, dispatcher, server) = try Self.inspected("inspector-rates")
+        defer { collector.stop(); server.stop(); directory.remove() }
         let stream = try InspectorTestStream(port: server.port)
         #expect(stream.next(timeout: 2)?.event == "events")
         // The first sample sets the baseline: let it pass before sending.
@@ -189,12 +186,8 @@ struct InspectorEventsTests {
 
     @Test("/api/health: counters, queue, pause state and reason")
     func health() async throws {
-        let directory = try TemporaryDirectory(prefix: "inspector-health")
-        let collector = try LoopbackHTTPServer(lifetime: 30)
-        defer { collector.stop() }
-        let dispatcher = try Self.makeDispatcher(directory, collector: collector)
-        let server = try InspectorServer.start(dispatcher: dispatcher)
-        defer { server.stop() }
+        let (directory, collector, dispatcher, server) = try Self.inspected("inspector-health")
+        defer { collector.stop(); server.stop(); directory.remove() }
         dispatcher.pause()
         _ = dispatcher.send(contentsOf: (0..<3).map { _ in TrackedEvent(category: "Checkout", name: "view", action: "open") })
         let persisted = await eventually(timeout: 5) { dispatcher.counters.persisted == 3 }
