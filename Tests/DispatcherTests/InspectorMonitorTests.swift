@@ -47,4 +47,26 @@ struct InspectorMonitorTests {
         #expect((reset.json["events"] as? [[String: Any]])?.count == 3)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == before, "the monitor wrote a file")
     }
+
+    @Test("Events a crash left only in the journal are listed, as pending and in the journal")
+    func journalResidentEvents() async throws {
+        let directory = try TemporaryDirectory(prefix: "inspector-journal")
+        let path = directory.file("store.sqlite").path
+        let dispatcher = try Dispatcher(configuration: DispatcherConfiguration(storePath: path))
+        // The writer stops as in a crash: what is sent next stays in the journal.
+        dispatcher.backend?.ingest.simulateCrash()
+        let events = (0..<2).map { _ in TrackedEvent(category: "Checkout", name: "pay", action: "tap") }
+        _ = dispatcher.send(contentsOf: events)
+
+        let monitor = try StoreMonitor(storePath: path)
+        defer { monitor.close() }
+        let server = try InspectorServer.start(monitor: monitor)
+        defer { server.stop() }
+        let listed = try InspectorTestClient.get("/api/events", port: server.port).json["events"] as? [[String: Any]] ?? []
+        let byID = Dictionary(listed.compactMap { event in (event["id"] as? String).map { ($0, event) } }, uniquingKeysWith: { first, _ in first })
+        for event in events {
+            let summary = byID[EventID.text(event.id)]
+            #expect(summary?["inJournal"] as? Bool == true && summary?["status"] as? String == "pending", "\(listed)")
+        }
+    }
 }
