@@ -92,6 +92,10 @@ final class IngestProbe: IngestSink {
             let store = try EventStore(path: path)
             let writer = try IngestWriter(store: store, configuration: IngestConfiguration(batchSize: 100))
             for event in events { #expect(throws: Never.self) { try writer.write(event) } }
+            // At least the 50 acknowledged below are in SQLite first, however slow the machine.
+            let deadline = Date().addingTimeInterval(20)
+            while writer.statistics.persisted < 50, Date() < deadline { usleep(1_000) }
+            try #require(writer.statistics.persisted >= 50)
             writer.simulateCrash() // no close: some events are in SQLite, all are in the journal
             // Events acknowledged before the crash must not come back after it.
             let delivered = try store.claimBatch(limit: 50, maxBytes: .max, now: Date())
