@@ -6,7 +6,7 @@ import Tracking
 
 /// Idle costs nothing: with nothing pending and nobody calling, the Dispatcher's threads sleep
 /// until an event is sent, a timer the user configured is due, or a lifecycle moment arrives.
-@Suite("Idle costs nothing")
+@Suite("Idle costs nothing", .runsAlone)
 struct IdleCostTests {
     @Test("after a delivered batch: no flush timer, no round, no wake-up of the ingest writer for 2.5 s")
     func nothingWakesWhileIdle() async throws {

@@ -6,7 +6,7 @@ import Tracking
 
 /// The stream's departures when the listing is full: an event evicted from a store holding
 /// 1,000 events (as many as a stream follows) is still sent once more as evicted.
-@Suite("Inspector stream: departures from a full listing", .serialized)
+@Suite("Inspector stream: departures from a full listing", .serialized, .runsAlone)
 struct InspectorDepartureTests {
     @Test("With 1,000 events listed, the one evicted by the next is streamed as evicted")
     func evictedFromFullListing() async throws {

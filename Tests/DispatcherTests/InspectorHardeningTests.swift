@@ -12,7 +12,7 @@ import Darwin
 /// The inspector's defences found missing in review: other sites' no-cors requests, repeated
 /// Origin, the default port, HEAD on the stream, the accept loop's failures, Health's condition
 /// entries, and a server let go of.
-@Suite("Inspector hardening: cross-site requests, accept failures, conditions, lifetime")
+@Suite("Inspector hardening: cross-site requests, accept failures, conditions, lifetime", .runsAlone)
 struct InspectorHardeningTests {
     @Test("Sec-Fetch-Site cross-site or same-site is 403; same-origin and none are served; two Origins are 403")
     func crossSite() throws {

@@ -10,7 +10,7 @@ import Darwin
 #endif
 
 /// What the inspector costs: nothing polls while no stream is open, and connections are bounded.
-@Suite("Inspector: idle when unwatched, bounded connections", .serialized)
+@Suite("Inspector: idle when unwatched, bounded connections", .serialized, .runsAlone)
 struct InspectorIdleTests {
     @Test("The poller runs only while a stream is open, and stops once its client leaves")
     func pollsOnlyWhileStreaming() async throws {

@@ -5,7 +5,7 @@ import Testing
 import Tracking
 
 /// The inspector over a store on disk, read-only, as `demo monitor` reads it.
-@Suite("Inspector over a StoreMonitor (read-only)", .serialized)
+@Suite("Inspector over a StoreMonitor (read-only)", .serialized, .runsAlone)
 struct InspectorMonitorTests {
     @Test("Lists the events of a store a Dispatcher wrote and closed; detail has no wire format; nothing is written")
     func readOnlyStore() async throws {

@@ -36,7 +36,7 @@ func nonLoopbackIPv4() -> String? {
 }
 
 /// The HTTP side of the inspector: where it listens, which requests it refuses, its headers.
-@Suite("Inspector server: loopback only, Host and Origin checks, methods, limits, stop")
+@Suite("Inspector server: loopback only, Host and Origin checks, methods, limits, stop", .runsAlone)
 struct InspectorServerTests {
     @Test("Listens on 127.0.0.1 only (getsockname), answers there")
     func bindsLoopback() throws {

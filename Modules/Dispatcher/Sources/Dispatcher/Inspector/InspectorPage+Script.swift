@@ -78,7 +78,8 @@ function mergeEvents(list, reset) {
   }
   for (const id of state.rows.keys()) if (!state.events.has(id)) state.rows.delete(id);
   scheduleRender();
-  if (selectedChanged) loadDetail(state.selected, true);
+  if (reset && state.selected && !state.events.has(state.selected)) closeDetail(); // deleted: nothing of it stays
+  else if (selectedChanged) loadDetail(state.selected, true);
 }
 
 // ---- filters and the table -------------------------------------------------------------------

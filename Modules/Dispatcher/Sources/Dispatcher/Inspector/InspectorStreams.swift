@@ -152,9 +152,14 @@ final class InspectorStreams: Sendable {
         }
         let fingerprint = source.fingerprint()
         if force || fingerprint != previous, let records = try? source.recent(limit: Self.limit) {
-            let changes = changed(records)
+            let (changes, vanished) = changed(records)
             state.withLock { $0.fingerprint = fingerprint }
-            if !changes.isEmpty {
+            if vanished {
+                // Deleted (a purge, an opt-out, a consent denial, rejected events deleted): the
+                // pages start again from the listing, so what was deleted leaves them too.
+                let reset = InspectorEncoding.streamEvents(records.map { ($0, nil) }, reset: true)
+                broadcast(Self.message("events", reset), to: nil, except: Set(newcomers))
+            } else if !changes.isEmpty {
                 broadcast(Self.message("events", InspectorEncoding.streamEvents(changes, reset: false)), to: nil, except: Set(newcomers))
             }
         }
@@ -166,8 +171,9 @@ final class InspectorStreams: Sendable {
     }
 
     /// The Summaries of `records` that are new or changed, then those of the events that left
-    /// delivered or evicted; remembers `records` as shown.
-    private func changed(_ records: [MonitorRecord]) -> [(record: MonitorRecord, status: String?)] {
+    /// delivered or evicted; remembers `records` as shown. `vanished`: events left a listing that
+    /// is not full with neither step (they were deleted).
+    private func changed(_ records: [MonitorRecord]) -> (changes: [(record: MonitorRecord, status: String?)], vanished: Bool) {
         let before = state.withLock { $0.shown }
         var shown: [UUID: (record: MonitorRecord, shown: Shown)] = [:]
         var changes: [(record: MonitorRecord, status: String?)] = []
@@ -181,15 +187,19 @@ final class InspectorStreams: Sendable {
         // as `shown` remembers only the listing.
         let gone = before.filter { shown[$0.key] == nil }
         let departures = gone.isEmpty ? [:] : source.departures(of: Set(gone.keys))
+        var vanished = false
         for (id, entry) in gone {
-            guard let status = departures[id], entry.shown.status != status else { continue }
-            changes.append((entry.record, status))
+            guard let status = departures[id] else {
+                vanished = vanished || records.count < Self.limit
+                continue
+            }
+            if entry.shown.status != status { changes.append((entry.record, status)) }
         }
         state.withLock { state in
             state.shown = shown
             state.latest = records
         }
-        return changes
+        return (changes, vanished)
     }
 
     /// `event: name`, `data: json` (made safe), and the blank line that ends a message.
