@@ -85,9 +85,6 @@ final class InspectorStreams: Sendable {
     /// Whether the poller is scheduled (only while a stream is open).
     var isPolling: Bool { state.withLock { $0.polling } }
 
-    /// How many streams are open.
-    var count: Int { state.withLock { $0.streams.count + $0.newcomers.count } }
-
     /// Takes over `connection`, whose stream head was written: it gets the reset message and
     /// Health at once (on the poll queue), then the updates. The poller starts if it was idle.
     func open(_ connection: Int32) {

@@ -9,7 +9,7 @@ import Darwin
 /// store (`<store>.erasure`, owner-only) so that a process killed before the store opened still
 /// applies them at its next start, before anything is delivered.
 ///
-/// The file is replaced whole (a new file made without following links, `fsync`ed, renamed over
+/// The file is replaced whole (a new file made without following links, flushed to disk, renamed over
 /// the old one), so it is never read half-written. A marker whose content cannot be understood
 /// asks for everything to be deleted (losing events is the safer error for a privacy request);
 /// one that cannot be opened for now keeps the store from opening until it can.
@@ -56,7 +56,7 @@ struct ErasureMarker: Sendable {
         case .failure(let failure): throw StoreError.cannotOpen(path: temporary, reason: failure.reason, errno: failure.errno)
         }
         let written = data.withUnsafeBytes { writeBytes(descriptor, $0.baseAddress, $0.count) }
-        let synced = fsync(descriptor) == 0
+        let synced = DurableSync.flush(descriptor) == 0
         close(descriptor)
         guard written == data.count, synced, rename(temporary, path) == 0 else {
             let code = errno
@@ -71,13 +71,11 @@ struct ErasureMarker: Sendable {
         if unlink(path) == 0 { syncFolder() }
     }
 
-    /// Makes the rename or removal in the store's folder durable.
+    /// Makes the rename or removal in the store's folder durable (best effort: the marker is
+    /// already written whole).
     private func syncFolder() {
-        let folder = (path as NSString).deletingLastPathComponent
-        let descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        _ = fsync(descriptor)
-        close(descriptor)
+        let folder = StorePath.folder(of: path)
+        try? syncToDisk(folder.isEmpty ? "." : folder, path: path)
     }
 }
 

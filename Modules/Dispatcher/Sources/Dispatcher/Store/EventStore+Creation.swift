@@ -57,7 +57,7 @@ extension EventStore {
 
 /// `fsync`s `file` (a file or a folder), so that what was written, or a rename, survives a
 /// power loss.
-private func syncToDisk(_ file: String, path: String) throws {
+func syncToDisk(_ file: String, path: String) throws {
     let descriptor = open(file, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
         let code = errno

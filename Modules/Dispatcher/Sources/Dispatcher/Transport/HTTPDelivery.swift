@@ -13,7 +13,7 @@ enum HTTPDelivery {
         _ request: HTTPRequest, via transport: any HTTPTransport, rejected: [UUID: String],
         compression: RequestCompression = .plain
     ) async -> DeliveryResult {
-        guard compression != .plain, let compressed = encoded(request, compression) else {
+        guard let compressed = encoded(request, compression) else {
             return await send(request, via: transport, rejected: rejected)
         }
         let first = await send(compressed, via: transport, rejected: rejected)
@@ -23,13 +23,13 @@ enum HTTPDelivery {
         return plain
     }
 
-    /// `request` with its body compressed and the matching `Content-Encoding`; nil when the
-    /// encoder fails.
+    /// `request` with its body compressed and the matching `Content-Encoding`; nil for plain
+    /// bodies, or when the encoder fails.
     static func encoded(_ request: HTTPRequest, _ compression: RequestCompression) -> HTTPRequest? {
-        guard compression == .gzip, let body = compression.encode(request.body) else { return nil }
+        guard compression != .plain, let body = compression.encode(request.body) else { return nil }
         var compressed = request
         compressed.body = body
-        compressed.headers["Content-Encoding"] = "gzip"
+        compressed.headers["Content-Encoding"] = compression.rawValue
         return compressed
     }
 
