@@ -14,7 +14,7 @@ enum BenchCommand {
     /// The options `bench` parses and its help lists.
     static let spec = CommandSpec(
         name: "bench",
-        synopsis: "[--quick] [--json] [--backlog N] [--sends N] [--progress] [--peer-workload] [--startup-probe STORE] [--idle-probe URL [--idle-window S]]",
+        synopsis: "[--quick] [--json] [--backlog N] [--sends N] [--progress] [--peer-workload] [--startup-probe STORE] [--idle-probe URL | --idle-floor-probe] [--idle-window S]",
         summary: """
         Measures send cost, ingest, delivery, memory, store size and reopen time, with a
         plain-SQLite reference from the same run. Run it in release: swift run -c release demo bench.
@@ -29,6 +29,7 @@ enum BenchCommand {
             .flag("peer-workload", "Only the peer workload (100000 tracks with 4 properties\nthrough Analytics to a store), printing peer_peak_rss_mb;\nthe bench runs it in a fresh child process."),
             .value("startup-probe", "STORE", "Only the start-up probe on STORE: Analytics started and\none event sent, printing startup_ms; the bench runs it\nin fresh child processes."),
             .value("idle-probe", "URL", "Only the idle probe against the loopback collector at URL\n(10 events delivered, then S seconds idle), printing\nidle_wakeups_per_s, idle_cpu_ms_per_min and threads_idle;\nthe bench runs it in a fresh child process."),
+            .flag("idle-floor-probe", "Only the idle probe's reference: one Swift task, then S\nseconds idle, printing idle_wakeups_per_s_floor."),
             .value("idle-window", "S", "Seconds of idle the probe measures (default 10)."),
         ],
         brief: "Measures send cost, ingest, delivery, memory, store size, reopen time.")
@@ -55,6 +56,11 @@ enum BenchCommand {
             }
             let window = try options.seconds("idle-window", default: IdlePhase.window)
             say(IdlePhase.lines(try await IdlePhase.run(collector: url, directory: directory, window: window)))
+            return 0
+        }
+        if options.has("idle-floor-probe") {
+            let window = try options.seconds("idle-window", default: IdlePhase.window)
+            say("\(IdleFloor.key) \(await IdleFloor.run(window: window))")
             return 0
         }
         let progress = ProgressPrinter(enabled: ProgressPrinter.isEnabled(options)) { status, elapsed in

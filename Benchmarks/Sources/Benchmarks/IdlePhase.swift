@@ -19,6 +19,9 @@ import Workload
 ///   every Linux process that uses Swift concurrency; none on Apple platforms), `_retiring`
 ///   (libdispatch ending the worker threads left idle 5 s after the delivery: once, not
 ///   periodic) and `_steady` (every thread that stays: what recurs while idle).
+/// - `idle_wakeups_per_s_floor`: the reference, from a second child that ran one Swift task and
+///   nothing else (see ``IdleFloor``); `idle_wakeups_per_s_above_floor` is the probe's figure
+///   minus it: what the library adds to any Linux process that uses Swift concurrency.
 /// - `idle_cpu_ms_per_min`: user and system CPU time in the window, scaled to a minute.
 /// - `threads_idle`: the threads the library keeps while idle: the process's threads
 ///   (`/proc/self/task`) at the end of the window minus those before `Analytics` was created
@@ -59,26 +62,16 @@ public enum IdlePhase {
         guard analytics.counters.delivered == events, analytics.counters.store.pending == 0 else {
             throw BenchError("idle probe: \(analytics.counters.delivered) of \(events) delivered: \(drained.report.lastError ?? "no error")")
         }
-        // The per-thread reading first: its reads of /proc are not the window's CPU.
-        let threadsAtStart = ThreadSwitches.now()
-        let before = Usage.now()
-        // A blocked wait: the probe's own task is suspended through the window.
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().asyncAfter(deadline: .now() + window) { continuation.resume() }
-        }
-        let after = Usage.now()
-        let threadsAtEnd = ThreadSwitches.now()
+        let measured = await IdleWindow.measure(seconds: window)
         let threads = threadCount() - threadsBefore
         await analytics.close()
-        // The probe's own wait costs a wake-up or two: counted, not subtracted.
-        let total = after.switches - before.switches
-        let split = ThreadSwitches.split(total: total, start: threadsAtStart, end: threadsAtEnd)
+        let total = measured.switches, split = measured.split
         return [
             "idle_wakeups_per_s": Double(total) / window,
             "idle_wakeups_per_s_platform_timer": Double(split.platformTimer) / window,
             "idle_wakeups_per_s_retiring": Double(split.retiring) / window,
             "idle_wakeups_per_s_steady": Double(split.others) / window,
-            "idle_cpu_ms_per_min": (after.cpuSeconds - before.cpuSeconds) * 1000 * 60 / window,
+            "idle_cpu_ms_per_min": measured.cpuSeconds * 1000 * 60 / window,
             "threads_idle": Double(threads),
         ]
     }
@@ -98,9 +91,15 @@ public enum IdlePhase {
     /// Adds the figures of one child probe against `collector` to `result` (Linux only).
     static func add(to result: inout BenchResult, collector: URL) throws {
         #if os(Linux)
-        let figures = try measureInChild(collector: collector)
+        var figures = try measureInChild(collector: collector)
+        let floor = try IdleFloor.measureInChild()
+        figures[IdleFloor.key] = floor
+        figures["idle_wakeups_per_s_above_floor"] = max(0, (figures["idle_wakeups_per_s"] ?? .nan) - floor)
         func rounded(_ key: String) -> Double { ((figures[key] ?? .nan) * 100).rounded() / 100 }
         result.add("idle_wakeups_per_s", rounded("idle_wakeups_per_s"), unit: "/s", target: "≤ 0.2 (Segment \(peerWakeupsPerSecond))")
+        result.add(IdleFloor.key, rounded(IdleFloor.key), unit: "/s", target: "(reference: one Swift task, then idle)")
+        result.add("idle_wakeups_per_s_above_floor", rounded("idle_wakeups_per_s_above_floor"), unit: "/s",
+                   target: "≤ 0.2 (what the library adds)")
         result.add("idle_wakeups_per_s_platform_timer", rounded("idle_wakeups_per_s_platform_timer"), unit: "/s",
                    target: "(libdispatch's pool monitor, Linux)")
         result.add("idle_wakeups_per_s_retiring", rounded("idle_wakeups_per_s_retiring"), unit: "/s", target: "(idle workers ending, once)")
@@ -117,23 +116,5 @@ public enum IdlePhase {
         #else
         return 0
         #endif
-    }
-
-    /// One `getrusage` reading of this process.
-    struct Usage {
-        var switches: Int
-        var cpuSeconds: Double
-
-        static func now() -> Usage {
-            var usage = rusage()
-            #if os(Linux)
-            _ = getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-            #else
-            _ = getrusage(RUSAGE_SELF, &usage)
-            #endif
-            let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-            let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
-            return Usage(switches: usage.ru_nvcsw + usage.ru_nivcsw, cpuSeconds: user + system)
-        }
     }
 }
