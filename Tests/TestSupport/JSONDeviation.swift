@@ -72,6 +72,11 @@ public struct JSONDeviation: Sendable, CustomStringConvertible {
         JSONDeviation("unclosed object", #"{"a": [1, 2"#, 1, 12, "unexpected end of input"),
         JSONDeviation("misspelt literal", #"{"b": tru}"#, 1, 7, "expected 'true'"),
         JSONDeviation("capitalised literal", #"{"b": True}"#, 1, 7, "expected a value, found 'T'"),
+        JSONDeviation("missing value before ']'", #"{"a": ]}"#, 1, 7, "expected a value, found ']'"),
+        JSONDeviation("missing value before '}'", #"{"a": }"#, 1, 7, "expected a value, found '}'"),
+        JSONDeviation("two commas in an array", "[1,,2]", 1, 4, "expected a value, found ','"),
+        JSONDeviation("comma first in an object", "{,}", 1, 2, "expected a quoted key, found ','"),
+        JSONDeviation("mismatched close", "[1}", 1, 3, "expected ',' or ']', found '}'"),
         JSONDeviation("form feed as whitespace", "{\u{0C}}", 1, 2, "expected a quoted key, found byte 0x0C"),
     ]
 }

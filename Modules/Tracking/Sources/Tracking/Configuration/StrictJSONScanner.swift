@@ -62,7 +62,8 @@ struct StrictJSONScanner {
             }
             switch expect {
             case .value, .valueOrClose:
-                if bytes[index] == UInt8(ascii: "]"), !open.isEmpty {
+                // A value is expected inside an array only after '[' or a comma.
+                if bytes[index] == UInt8(ascii: "]"), open.last?.isObject == false {
                     guard expect == .valueOrClose else { throw trailingComma() }
                     expect = close()
                 } else {
