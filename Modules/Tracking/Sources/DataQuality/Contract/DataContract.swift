@@ -52,7 +52,8 @@ public struct DataContract: Sendable, Equatable, Codable {
     }
 
     /// Decodes a contract from JSON.
-    /// - Throws: ``DataContractError`` naming the path of the first invalid field.
+    /// - Throws: ``DataContractError`` naming the path of the first invalid field, or the line
+    ///   and column of the first deviation from strict JSON (RFC 8259).
     public static func decode(_ data: Data) throws -> DataContract {
         do {
             return try ConfigurationDecoder.decode(DataContract.self, from: data)
@@ -69,7 +70,7 @@ public struct DataContract: Sendable, Equatable, Codable {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw DataContractError(path: "(file)", reason: "cannot read: \(error.localizedDescription)", file: url.path)
+            throw DataContractError(path: "(file)", reason: "cannot read: \(FileReadFailure.reason(for: error, path: url.path))", file: url.path)
         }
         do {
             return try decode(data)
