@@ -6,7 +6,7 @@ import Tracking
 /// files most likely come from different runs (each event id is new in every run), with what
 /// their lines say about their runs: the run ids (`context.instanceId`, new in each process), the
 /// session ids and the span of the events' timestamps, for each side.
-struct ReconcileHint {
+enum ReconcileHint {
     /// What one side's lines say about the run that made them.
     struct Side {
         /// Distinct run ids, in the order first seen.
