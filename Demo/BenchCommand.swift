@@ -26,7 +26,7 @@ enum BenchCommand {
             .value("backlog", "N", "Events in the backlog, 1000 to 50000000 (default 1000000)."),
             .value("sends", "N", "Sends timed, 1000 to 10000000 (default 200000)."),
             .flag("progress", "Report the phase on standard error once a second after 2 s\n(on by default when standard error is a terminal)."),
-            .flag("peer-workload", "Only the peer workload (100000 tracks with 4 properties\nthrough Analytics to a store), printing peer_peak_rss_mb;\nthe bench runs it in a fresh child process."),
+            .flag("peer-workload", "Only the peer workload (100000 tracks with 4 properties\nthrough Analytics to a store), printing peak_rss_mb_peer_workload\n(this library's peak memory on the peer's workload);\nthe bench runs it in a fresh child process."),
             .value("startup-probe", "STORE", "Only the start-up probe on STORE: Analytics started and\none event sent, printing startup_ms; the bench runs it\nin fresh child processes."),
             .value("idle-probe", "URL", "Only the idle probe against the loopback collector at URL\n(10 events delivered, then S seconds idle), printing\nidle_wakeups_per_s, idle_cpu_ms_per_min and threads_idle;\nthe bench runs it in a fresh child process."),
             .flag("idle-floor-probe", "Only the idle probe's reference: one Swift task, then S\nseconds idle, printing idle_wakeups_per_s_floor."),

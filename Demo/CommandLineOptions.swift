@@ -11,7 +11,8 @@ struct CommandLineOptions {
 
     /// Parses `arguments` against `spec`: only its options, each at most once, and at most
     /// `spec.maxPositional` other arguments.
-    /// - Throws: ``UsageError`` naming the first argument that is not accepted.
+    /// - Throws: ``UsageError`` naming the first argument that is not accepted; for a mistyped
+    ///   option, with the nearest option the command has (see ``OptionSuggestion``).
     init(_ arguments: [String], spec: CommandSpec) throws {
         let command = spec.invocation
         let valueOptions = spec.valueOptions
@@ -23,7 +24,8 @@ struct CommandLineOptions {
             index += 1
             guard argument.hasPrefix("--"), argument.count > 2 else {
                 if argument.hasPrefix("-"), argument.count > 1 {
-                    throw UsageError("unknown option '\(argument)' for \(command): options start with -- (see \(command) --help)")
+                    let hint = spec.suggestion(for: String(argument.dropFirst())).map { "; did you mean --\($0)?" } ?? " (see \(command) --help)"
+                    throw UsageError("unknown option '\(argument)' for \(command): options start with --\(hint)")
                 }
                 positional.append(argument)
                 continue
@@ -35,7 +37,8 @@ struct CommandLineOptions {
                 name = String(name[..<equals])
             }
             guard valueOptions.contains(name) || flagOptions.contains(name) else {
-                throw UsageError("unknown option '--\(name)' for \(command) (see \(command) --help)")
+                let hint = spec.suggestion(for: name).map { "; did you mean --\($0)?" } ?? " (see \(command) --help)"
+                throw UsageError("unknown option '--\(name)' for \(command)\(hint)")
             }
             guard seen.insert(name).inserted else { throw UsageError("option --\(name) is given more than once") }
             if flagOptions.contains(name) {

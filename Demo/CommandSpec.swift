@@ -45,6 +45,12 @@ struct CommandSpec {
     /// Names of the flags.
     var flagOptions: Set<String> { Set(options.filter { $0.value == nil }.map(\.name)) }
 
+    /// The option of this command (or `help`) nearest to the mistyped `name`, without dashes,
+    /// to suggest in the usage error; nil when none is near (see ``OptionSuggestion``).
+    func suggestion(for name: String) -> String? {
+        OptionSuggestion.nearest(to: name, among: options.map(\.name) + ["help"])
+    }
+
     /// The command's `--help`: usage, what it does, and every option it parses.
     var help: String {
         var lines = ["USAGE", "  \(invocation) \(synopsis)", ""]

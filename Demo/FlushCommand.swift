@@ -47,15 +47,7 @@ enum FlushCommand {
         configuration.strategies = []
         try DestinationOptions.validate(configuration)
         // Only an existing, writable store: anything else is refused, untouched, with exit 1.
-        try StoreFileCheck.require(path, forWriting: true)
-
-        let analytics: Analytics
-        do {
-            analytics = try Analytics(configuration: configuration)
-            try await analytics.requireStore()
-        } catch StoreError.cannotOpen(_, let reason, _) {
-            throw StoreFileRefusal("cannot flush \(path): \(reason)")
-        }
+        let analytics = try await Analytics.openingExistingStore(configuration, for: "flush")
         let start = analytics.counters
         let deadline = Date().addingTimeInterval(timeout)
         /// The closing line: what this flush did, and what is left.
@@ -108,7 +100,8 @@ enum FlushCommand {
         }
         let counts = analytics.counters.store
         let closing = summary()
-        let destination = analytics.dispatcher.configuration.destination?.name ?? configuration.destination.format.rawValue
+        // The URL the requests went to (scheme, host, port, path), or the file: never a key.
+        let destination = analytics.dispatcher.configuration.destination.map(EndpointDisplay.text(of:)) ?? configuration.destination.format.rawValue
         await analytics.close()
         say("\(closing), kept rejected \(counts.rejected), to \(destination)")
         return 0

@@ -8,9 +8,9 @@ import Tracking
 import Wishlist
 import Workload
 
-/// `demo generate --store PATH [--count N] [--threads N] [--interval SECONDS] [--timeout SECONDS] [--print-ids]
-/// [--progress] [--drain-on-signal [--drain-timeout SECONDS]]`: load through the ``Analytics`` runtime with
-/// the default configuration, no delivery. The last line counts sent, persisted, refused (with
+/// `demo generate --store PATH [--count N] [--threads T] [--interval SECONDS] [--timeout SECONDS] [--print-ids]
+/// [--progress] [--drain-on-signal [--drain-timeout SECONDS]]`: load on an ``Analytics`` runtime with
+/// the default configuration, sent to its Dispatcher directly, no delivery. The last line counts sent, persisted, refused (with
 /// the reasons), evicted and stranded, what a damaged journal lost, and the CPU time used; the
 /// exit status is 1 when anything was refused, evicted (dropped by the queue bounds: data never
 /// delivered) or stranded, the journal was damaged or cut, or events went with a store file
@@ -29,11 +29,12 @@ enum GenerateCommand {
     /// The options `generate` parses and its help lists.
     static let spec = CommandSpec(
         name: "generate",
-        synopsis: "--store PATH [--count N] [--threads N] [--interval SECONDS] [--timeout SECONDS] [--print-ids] [--progress] [--drain-on-signal [--drain-timeout SECONDS]]",
+        synopsis: "--store PATH [--count N] [--threads T] [--interval SECONDS] [--timeout SECONDS] [--print-ids] [--progress] [--drain-on-signal [--drain-timeout SECONDS]]",
         summary: """
-        Sends N events across the three features from N threads through the Analytics runtime
-        on PATH with the default configuration, without delivering. The last line (standard
-        error) counts sent, persisted, refused (with the reasons), evicted and stranded.
+        Sends N events across the three features from T threads to the Dispatcher of an
+        Analytics runtime on PATH (default configuration) directly, past the data-quality
+        stages, so each event sent is one event stored; nothing is delivered. The last line
+        (standard error) counts sent, persisted, refused (with the reasons), evicted and stranded.
         Exit 0 when every event reached the store, 1 if any was refused, evicted by the queue
         bounds or stranded, or the journal an earlier run left was damaged, 2 on a usage mistake.
         With --drain-on-signal, SIGTERM or SIGINT ends the run by that signal
@@ -42,7 +43,7 @@ enum GenerateCommand {
         options: [
             .value("store", "PATH", "The store (created if missing). Required."),
             .value("count", "N", "Events to send, 0 to 100000000 (default 1000)."),
-            .value("threads", "N", "Threads sending, 1 to 64 (default 1)."),
+            .value("threads", "T", "Threads sending, 1 to 64 (default 1)."),
             .value("interval", "SECONDS", "A pause after each send, as an app sends now and then\n(default 0: back to back)."),
             .value("timeout", "SECONDS", "How long to wait for the store at the end, more than 0 and\nat most 86400 (default 120)."),
             .flag("print-ids", "Print each event id (lowercase) on standard output as soon as its\nsend returned."),
@@ -50,7 +51,7 @@ enum GenerateCommand {
             .flag("drain-on-signal", "On SIGTERM or SIGINT, persist everything sent (within the drain\ntimeout), then end by that signal."),
             .value("drain-timeout", "SECONDS", "The longest that drain may take, more than 0 and at most 600\n(default 5). Needs --drain-on-signal."),
         ],
-        brief: "Sends N events through the runtime into a store, without delivering.")
+        brief: "Sends events to a runtime's Dispatcher, past the stages, into a store.")
 
     static func run(_ arguments: [String]) async throws -> Int32 {
         let options = try CommandLineOptions(arguments, spec: spec)

@@ -27,7 +27,7 @@ enum InspectCommand {
         guard let path = options.value("store") else { throw UsageError("inspect needs --store PATH") }
         let port = options.value("port") == nil ? 0 : try options.int("port", default: 0, in: 1...65_535)
         let seconds = options.value("for") == nil ? nil : try options.int("for", default: 0, in: 1...86_400)
-        try StoreFileCheck.require(path, forWriting: false)
+        try StoreFileCheck.require(path)
         let store = try StoreMonitor(storePath: path)
         defer { store.close() }
         let server = try InspectorServer.start(monitor: store, port: UInt16(port))

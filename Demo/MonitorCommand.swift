@@ -38,7 +38,7 @@ enum MonitorCommand {
         let sortText = try options.choice("sort", default: "created", from: ["created", "category", "name", "status", "attempts"])
         let order = try options.choice("order", default: "asc", from: ["asc", "desc"])
         let givenLimit = options.value("limit") == nil ? nil : try options.int("limit", default: 1_000, in: 1...10_000_000)
-        try StoreFileCheck.require(path, forWriting: false)
+        try StoreFileCheck.require(path)
 
         // Read-only: the monitor may look at a store a running app is using, and changes nothing.
         let store = try StoreMonitor(storePath: path)

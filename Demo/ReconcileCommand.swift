@@ -14,6 +14,8 @@ enum ReconcileCommand {
         summary: """
         Compares two NDJSON event streams (ours and a control SDK's export) by event id and
         reports missing, extra and differing events. sentAt, receivedAt and stm are ignored.
+        When no id matches although both have events, a hint says the files seem to come from
+        different runs, with each side's run ids, session ids and timestamps.
         Exit 0 when the streams agree, 1 when they differ or a file is missing, a directory
         or unreadable, 2 on a usage mistake.
         """,
@@ -36,9 +38,13 @@ enum ReconcileCommand {
         }
         let paths = options.positional
         for path in paths { try InputFileError.check(path) }
-        let report = try Reconciler(ignoredFields: ignored)
-            .reconcile(ours: URL(fileURLWithPath: paths[0]), theirs: URL(fileURLWithPath: paths[1]))
-        say(report.description)
+        let ours = try Data(contentsOf: URL(fileURLWithPath: paths[0]))
+        let theirs = try Data(contentsOf: URL(fileURLWithPath: paths[1]))
+        let report = Reconciler(ignoredFields: ignored).reconcile(ours: ours, theirs: theirs)
+        // Nothing matched, yet both sides have events: say why that is likely, after the counts.
+        var lines = report.description.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if let hint = ReconcileHint.text(for: report, ours: ours, theirs: theirs) { lines.insert(hint, at: 1) }
+        say(lines.joined(separator: "\n"))
         return report.isClean ? 0 : 1
     }
 }

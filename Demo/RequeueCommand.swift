@@ -6,8 +6,8 @@ import Workload
 /// `demo requeue --store PATH`: returns the store's rejected events to pending, attempts reset,
 /// and prints how many.
 ///
-/// Exit 0 on success (also when nothing was rejected), 1 with a message when the store is
-/// missing or cannot be changed, 2 on a usage mistake.
+/// Exit 0 on success (also when nothing was rejected), 1 with a message saying why when the
+/// store is missing or cannot be changed (the same reasons `flush` gives), 2 on a usage mistake.
 enum RequeueCommand {
     /// The options `requeue` parses and its help lists.
     static let spec = CommandSpec(
@@ -27,13 +27,12 @@ enum RequeueCommand {
     static func run(_ arguments: [String]) async throws -> Int32 {
         let options = try CommandLineOptions(arguments, spec: spec)
         guard let path = options.value("store") else { throw UsageError("requeue needs --store PATH") }
-        // Opening would create a missing store: refuse instead.
-        guard FileManager.default.fileExists(atPath: path) else { throw MonitorError.noStore(path) }
         var configuration = AnalyticsConfiguration.commandLine(storePath: path)
         configuration.batch = AnalyticsConfiguration.unboundedBatch
         configuration.strategies = []
-        let analytics = try Analytics(configuration: configuration)
-        try await analytics.requireStore()
+        // Only an existing, writable store, checked as flush checks it: anything else is
+        // refused, untouched, with the reason (exit 1).
+        let analytics = try await Analytics.openingExistingStore(configuration, for: "requeue")
         do {
             let requeued = try analytics.dispatcher.requeueRejected()
             say("requeue: \(requeued) rejected events are pending again (\(analytics.counters.store))")

@@ -225,7 +225,7 @@ public struct Benchmark {
         // runs and the highest, since a peak moves with what else the machine is doing.
         progress?("peer workload (child processes)")
         let peaks = try (0..<3).map { _ in try PeerWorkload.measureInChild() }.sorted()
-        result.add(PeerWorkload.key, peaks[1], unit: "MB", target: "< \(PeerWorkload.peerPeakMegabytes) (quoted peer; median of 3)")
+        result.add(PeerWorkload.key, peaks[1], unit: "MB", target: "< \(PeerWorkload.peerPeakMegabytes) (the peer's quoted peak; ours: median of 3)")
         result.add(PeerWorkload.key + "_max", peaks[2], unit: "MB", target: "(highest of the 3)")
 
         // 7. Idle cost, in a fresh child process delivering to this collector (see IdlePhase).

@@ -18,8 +18,9 @@ public enum PeerWorkload {
     /// Segment's analytics-swift 1.9.4 peak resident memory for this workload, in MiB: a quoted
     /// constant, measured on this machine, not by this bench.
     static let peerPeakMegabytes = 39.5
-    /// The key of the figure the child prints and the bench reports.
-    public static let key = "peer_peak_rss_mb"
+    /// The key of the figure the child prints and the bench reports: this library's peak
+    /// resident memory on the peer's workload (the peer's own figure is ``peerPeakMegabytes``).
+    public static let key = "peak_rss_mb_peer_workload"
 
     /// Runs the workload in this process, on a store in `directory`, and returns its peak
     /// resident memory in MiB.
