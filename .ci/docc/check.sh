@@ -9,14 +9,28 @@
 # (a dependency's symbols leaking into it). Prints one summary line:
 #   docc: 9 modules, 4 catalogs, 0 warnings
 #
-#   .ci/docc/check.sh              builds the workspace first (`swift build`, incremental)
-#   .ci/docc/check.sh --no-build   uses the products already in .build
+#   .ci/docc/check.sh                    builds the workspace first (`swift build`, incremental)
+#   .ci/docc/check.sh --no-build         uses the products already in .build
+#   .ci/docc/check.sh --output .build-docs   also keeps the archives, <Module>.doccarchive, there
+#                                        (a folder inside the repository; replaced)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export LC_ALL=C
 
 build=yes
-[ "${1:-}" = "--no-build" ] && build=no
+output=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --no-build) build=no; shift ;;
+        --output)
+            [ $# -ge 2 ] || { echo "docc: --output needs a folder" >&2; exit 2; }
+            case "$2" in
+                "" | /* | .. | ../* | */.. | */../* | . | ./) echo "docc: --output must be a folder inside the repository" >&2; exit 2 ;;
+            esac
+            output=$2; shift 2 ;;
+        *) echo "usage: .ci/docc/check.sh [--no-build] [--output FOLDER]" >&2; exit 2 ;;
+    esac
+done
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -123,4 +137,9 @@ for folder in "${modules[@]}"; do
 done
 
 echo "docc: ${#modules[@]} modules, $catalogs catalogs, $diagnostics warnings"
-[ "$failed" -eq 0 ]
+[ "$failed" -eq 0 ] || exit 1
+if [ -n "$output" ]; then
+    rm -rf "$output" && mkdir -p "$output"
+    cp -R "$work"/*.doccarchive "$output"/
+    echo "docc: archives in $output/"
+fi
