@@ -27,7 +27,9 @@ feature=Basket
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 clone="$work/clone"
-git clone --quiet "$repo" "$clone"
+# The commit checked out in the repository, whatever branch (or none, in CI) it is on.
+git clone --quiet --no-checkout "$repo" "$clone"
+git -C "$clone" checkout --quiet --detach "$(git -C "$repo" rev-parse HEAD)"
 # The guide as it is in the working tree, which may be ahead of the last commit.
 cp "$repo/$guide" "$clone/$guide"
 rm -rf "$clone/Modules/$feature"
