@@ -7,7 +7,7 @@ extension Analytics {
     // MARK: - Delivery
 
     /// Persists everything sent (after the privacy decisions in flight are applied), then runs a
-    /// delivery round now and returns what happened (see ``Dispatcher/drain(timeout:)``), within
+    /// delivery round now and returns what happened (see `Dispatcher.drain(timeout:)`), within
     /// `timeout` seconds: the one call that waits for delivery. Delivery otherwise happens by
     /// itself (a full batch, the flush interval, the lifecycle moments of the strategy).
     @discardableResult

@@ -69,7 +69,7 @@ extension Analytics {
     /// Waits until the store opened at start is ready and the events sent meanwhile went through
     /// the stages, and returns the storage state. `init` returns before the store is open (it
     /// opens off the caller's thread; events sent meanwhile wait in memory, in order, up to
-    /// ``Dispatcher/BatchConfiguration/overflowQueueSize``: a sender finding them full waits up
+    /// `BatchConfiguration.overflowQueueSize`: a sender finding them full waits up
     /// to 10 s for the open, then its event is refused and counted; a process that dies before
     /// the open loses what waits): this is the way to know it is. Returns at once when it
     /// already is, and, without waiting, `unavailable` when the store cannot be opened now

@@ -72,15 +72,15 @@ public final class Analytics: Sendable {
     ///
     /// Started before the device's first unlock (iOS: a prewarmed or background launch, when the
     /// store's protected files cannot be read), it does not throw: events are held, as sent, up
-    /// to ``Dispatcher/BatchConfiguration/overflowQueueSize`` (no receipt is returned for them),
+    /// to `BatchConfiguration.overflowQueueSize` (no receipt is returned for them),
     /// and the identity, session and privacy state are read when the store opens, by itself at
-    /// the Dispatcher's next retry or at once through ``Dispatcher/retryOpeningStorage()``; then
+    /// the Dispatcher's next retry or at once through `Dispatcher.retryOpeningStorage()`; then
     /// the held events go through every stage, with the stored identity, to every plugin.
-    /// - Throws: ``ConfigurationError`` naming the invalid field (including an unreadable or
+    /// - Throws: `ConfigurationError` naming the invalid field (including an unreadable or
     ///   invalid contract file); `StoreError` when the store is in use by another process, is
     ///   not an event store, or cannot be claimed at all (for another reason than protected
     ///   data). Once claimed, a store whose open then fails off the caller's thread does not
-    ///   throw: the failure shows in ``Dispatcher/storage`` and ``diagnostics``, events wait, and
+    ///   throw: the failure shows in `Dispatcher.storage` and ``diagnostics``, events wait, and
     ///   the open is retried.
     public convenience init(
         configuration: AnalyticsConfiguration,
@@ -236,7 +236,7 @@ public final class Analytics: Sendable {
 
     /// Records a screen view: on Segment a `screen` message; on Snowplow the
     /// `com.snowplowanalytics.mobile/screen_view` 1-0-0 event, with the properties as a context
-    /// entity. The same as ``Tracking/EventReporter/screen(name:properties:)`` on any reporter.
+    /// entity. The same as `EventReporter.screen(name:properties:)` on any reporter.
     @discardableResult
     public func screen(name: String, properties: UserData = [:]) -> [Receipt] {
         callReporter.screen(name: name, properties: properties)

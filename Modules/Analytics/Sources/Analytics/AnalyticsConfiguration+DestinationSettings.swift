@@ -37,7 +37,7 @@ extension AnalyticsConfiguration {
         /// The most bytes of events in one request; `nil` keeps the destination's own limit.
         public var maxBatchBytes: Int?
         /// How request bodies travel (JSON `"compression": "gzip"` or `"plain"`); `nil` keeps the
-        /// format's default: gzip for Segment, plain for Snowplow (see ``RequestCompression``).
+        /// format's default: gzip for Segment, plain for Snowplow (see `RequestCompression`).
         /// Only for the HTTP formats.
         public var compression: RequestCompression?
 

@@ -4,7 +4,7 @@ import Tracking
 
 extension AnalyticsConfiguration {
     /// Checks every value, without touching the file system or the network.
-    /// - Throws: ``ConfigurationError`` naming the first invalid field by its JSON path
+    /// - Throws: `ConfigurationError` naming the first invalid field by its JSON path
     ///   (`batch.deliverySize`, `destination.endpoint`, `redaction.keys[1]`).
     public func validate() throws {
         func check(_ ok: Bool, _ field: String, _ reason: @autoclosure () -> String) throws {

@@ -102,7 +102,7 @@ public struct AnalyticsConfiguration: Sendable, Equatable {
     /// Loads and validates a configuration file. A relative contract path or NDJSON file is
     /// resolved against the file's folder, and so is a relative store path on Linux (on Apple
     /// platforms it is relative to the SDK's folder: see ``storePath``).
-    /// - Throws: ``ConfigurationError`` naming the file and the first invalid field, the line
+    /// - Throws: `ConfigurationError` naming the file and the first invalid field, the line
     ///   and column of the first deviation from strict JSON (RFC 8259: no trailing commas,
     ///   comments, duplicate keys or byte order mark), or why the file cannot be read.
     public init(contentsOf url: URL) throws {
@@ -119,7 +119,7 @@ public struct AnalyticsConfiguration: Sendable, Equatable {
 
     /// Decodes and validates a configuration from JSON. Relative paths stay relative to the
     /// working directory (a relative store path, on Apple platforms, to the SDK's folder).
-    /// - Throws: ``ConfigurationError`` naming the first invalid field, or the line and column
+    /// - Throws: `ConfigurationError` naming the first invalid field, or the line and column
     ///   of the first deviation from strict JSON (RFC 8259).
     public init(json data: Data) throws {
         self = try ConfigurationDecoder.decode(AnalyticsConfiguration.self, from: data)

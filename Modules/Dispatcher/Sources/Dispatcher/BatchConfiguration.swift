@@ -4,7 +4,7 @@ import Tracking
 /// How much the Dispatcher holds and how it batches deliveries.
 ///
 /// Every value is checked by ``validate()``; the Dispatcher refuses an impossible configuration
-/// with a ``ConfigurationError`` naming the field, instead of misbehaving.
+/// with a `ConfigurationError` naming the field, instead of misbehaving.
 public struct BatchConfiguration: Sendable, Equatable, Codable {
     /// The most events the store holds. Past it the oldest pending events are evicted, counted
     /// and reported. Default 1,000,000: the byte budget is the bound that usually applies.
@@ -64,7 +64,7 @@ public struct BatchConfiguration: Sendable, Equatable, Codable {
         initialEventsCount = try container.decodeIfPresent(Int.self, forKey: .initialEventsCount) ?? defaults.initialEventsCount
     }
 
-    /// Throws a ``ConfigurationError`` naming the first impossible field.
+    /// Throws a `ConfigurationError` naming the first impossible field.
     public func validate() throws {
         if maxQueueSize < 1 { throw ConfigurationError(field: "maxQueueSize", reason: "must be at least 1, got \(maxQueueSize)") }
         if maxQueueBytes < 1024 { throw ConfigurationError(field: "maxQueueBytes", reason: "must be at least 1024, got \(maxQueueBytes)") }

@@ -93,7 +93,7 @@ public final class Dispatcher: EventReporterPlugin, Sendable {
     /// throws ``StoreError/notAStore(path:reason:)`` and the file is left untouched. (Should such
     /// a file appear later, while opening is retried, ``storage`` turns
     /// ``StorageState/unavailable(reason:)`` with that reason instead.)
-    /// - Throws: ``ConfigurationError`` for an impossible configuration;
+    /// - Throws: `ConfigurationError` for an impossible configuration;
     ///   ``StoreError/inUse(path:pid:)`` ("store in use by process N") when another writer has
     ///   the store open; ``StoreError/notAStore(path:reason:)`` when the store path holds a file
     ///   that is not an event store. Nothing else.

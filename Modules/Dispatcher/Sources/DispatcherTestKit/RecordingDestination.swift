@@ -2,7 +2,7 @@ import Dispatcher
 import Foundation
 import Tracking
 
-/// A ``Dispatcher/Destination`` for an app's tests: records every batch the Dispatcher hands
+/// A `Destination` for an app's tests: records every batch the Dispatcher hands
 /// it and answers from a script, so a test runs real persistence and delivery without a
 /// network and asserts on what was sent.
 ///
@@ -33,7 +33,7 @@ public final class RecordingDestination: Destination {
     ///   - name: its name in reports. Defaults to `"recording"`.
     ///   - maxBatchBytes: the byte budget of one batch. Defaults to 512 KiB.
     ///   - results: answers for the first batches, in order.
-    ///   - defaultResult: the answer after that. Defaults to ``Dispatcher/DeliveryResult/delivered``.
+    ///   - defaultResult: the answer after that. Defaults to `DeliveryResult.delivered`.
     public init(
         name: String = "recording", maxBatchBytes: Int = 512 * 1024,
         results: [DeliveryResult] = [], defaultResult: DeliveryResult = .delivered

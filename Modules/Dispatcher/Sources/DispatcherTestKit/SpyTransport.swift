@@ -2,7 +2,7 @@ import Dispatcher
 import Foundation
 import Tracking
 
-/// An ``Dispatcher/HTTPTransport`` for tests: records every request and answers from a script.
+/// An `HTTPTransport` for tests: records every request and answers from a script.
 ///
 /// ```swift
 /// let transport = SpyTransport(responses: [.success(HTTPResponse(statusCode: 500)), .failure(.timedOut(seconds: 1))])

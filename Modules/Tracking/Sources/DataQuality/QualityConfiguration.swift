@@ -34,7 +34,7 @@ public struct QualityConfiguration: Sendable, Equatable {
     /// Event categories whose events wait for consent.
     public var consentCategories: [String]
     /// The short hash of the whole configuration, reported in every event's context as
-    /// ``Tracking/ContextKey/configurationHash``.
+    /// `ContextKey.configurationHash`.
     public var configurationHash: String
 
     /// Creates a configuration; every argument has a default.

@@ -30,7 +30,7 @@ public struct ExpectedEvent: Sendable, Equatable, CustomStringConvertible {
             && (userData == nil || userData == event.userData)
     }
 
-    /// `Category/name/action {userData}`, the same shape as ``TrackedEvent``'s description.
+    /// `Category/name/action {userData}`, the same shape as `TrackedEvent`'s description.
     public var description: String {
         var line = "\(category)/\(name)/\(action)"
         if let userData, !userData.isEmpty { line += " " + JSONText.encode(.object(userData)) }

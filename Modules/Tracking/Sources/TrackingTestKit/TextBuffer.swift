@@ -1,7 +1,7 @@
 import Foundation
 import Tracking
 
-/// A thread-safe text stream a test can hand to ``Tracking/ConsoleReporter`` and read back.
+/// A thread-safe text stream a test can hand to `ConsoleReporter` and read back.
 public final class TextBuffer: TextOutputStream, Sendable {
     private let storage = LockedValue("")
 

@@ -94,7 +94,7 @@ public struct RetryPolicy: Sendable, Equatable, Codable {
         try container.encode(maxRetryAfter, forKey: .maxRetryAfter)
     }
 
-    /// Throws a ``ConfigurationError`` naming the first impossible field.
+    /// Throws a `ConfigurationError` naming the first impossible field.
     public func validate() throws {
         func check(_ ok: Bool, _ field: String, _ reason: String) throws {
             if !ok { throw ConfigurationError(field: field, reason: reason) }
@@ -108,7 +108,9 @@ public struct RetryPolicy: Sendable, Equatable, Codable {
     }
 
     /// The backoff delay after failed attempt number `attempt` (1 for the first).
-    /// - Parameter random: a value in `0 ..< 1` that drives the jitter.
+    /// - Parameters:
+    ///   - attempt: the number of the attempt that failed, 1 for the first.
+    ///   - random: a value in `0 ..< 1` that drives the jitter.
     public func backoff(attempt: Int, random: Double) -> TimeInterval {
         let exponent = Double(max(0, attempt - 1))
         let raw = baseDelay * pow(multiplier, exponent)

@@ -55,7 +55,7 @@ public struct MonitorRecord: Sendable, Equatable, Codable {
         inJournal = stored.isInJournal ? true : nil
     }
 
-    /// Encodes every field, the id in lowercase like everywhere else (``EventID/text(_:)``);
+    /// Encodes every field, the id in lowercase like everywhere else (`EventID.text(_:)`);
     /// decoding accepts either case.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)

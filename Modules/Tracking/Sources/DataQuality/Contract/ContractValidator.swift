@@ -8,7 +8,7 @@ import Tracking
 /// never drop the event. A missing mandatory field with a default is filled in and flagged
 /// `defaulted_field`.
 ///
-/// Identify and screen calls (``Tracking/EventKind``, categories `$identify` and `$screen`) are
+/// Identify and screen calls (`EventKind`, categories `$identify` and `$screen`) are
 /// not feature events: they are never flagged `unknown_category`, and their traits or
 /// properties are checked only when the contract names `$identify` or `$screen` as a category.
 ///

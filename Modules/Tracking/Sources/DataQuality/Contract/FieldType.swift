@@ -11,7 +11,7 @@ public enum FieldType: String, Sendable, Codable, CaseIterable, Hashable {
     case number
     /// `true` or `false`.
     case boolean
-    /// A date: a ``Tracking/UserDataValue/date(_:)``, or an ISO-8601 string (how dates come back from JSON).
+    /// A date: a `UserDataValue.date(_:)`, or an ISO-8601 string (how dates come back from JSON).
     case date
     /// A list.
     case array

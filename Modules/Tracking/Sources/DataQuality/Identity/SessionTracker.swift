@@ -10,7 +10,7 @@ import Tracking
 /// event index continues after a clean restart; after a crash it may repeat the few indexes
 /// since the last save.
 ///
-/// Idle time is measured on a clock that setting the date does not step (``SessionState``): each
+/// Idle time is measured on a clock that setting the date does not step: each
 /// moment is placed on it by its distance from the wall clock's present.
 public final class SessionTracker: Sendable {
     /// The key the state is saved under.

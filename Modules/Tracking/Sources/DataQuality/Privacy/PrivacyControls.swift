@@ -96,8 +96,10 @@ public final class PrivacyControls: Sendable {
 
     /// Records the user's decision for `category` (which from then on needs consent, if it did
     /// not already), persists it and tells the observers.
-    /// - Parameter decision: ``ConsentDecision/granted`` or ``ConsentDecision/denied``;
-    ///   ``ConsentDecision/pending`` forgets the decision.
+    /// - Parameters:
+    ///   - decision: ``ConsentDecision/granted`` or ``ConsentDecision/denied``;
+    ///     ``ConsentDecision/pending`` forgets the decision.
+    ///   - category: the consent category the decision is for, for example `"Marketing"`.
     public func setConsent(_ decision: ConsentDecision, for category: String) {
         let callbacks: [@Sendable (PrivacyChange) -> Void] = state.withLock { state in
             if state.requiring.insert(category).inserted || store.value(forKey: Key.knownCategories) == nil {

@@ -25,7 +25,7 @@ public protocol EventType {
 
     /// Whether `name` may be sent with `action`. Defaults to `true` for every pair.
     ///
-    /// A pair this returns `false` for is still delivered, carrying ``EventFlag/invalidPair``,
+    /// A pair this returns `false` for is still delivered, carrying ``EventFlag/invalidPair(name:action:)``,
     /// and is reported to ``EventReporterPlugin`` stages and to the reporter's violation handler.
     static func isValid(name: Name, action: Action) -> Bool
 }

@@ -4,20 +4,20 @@ import Tracking
 /// Delivers to a Segment-compatible batch API (`POST {endpoint}/v1/batch`), the format Segment,
 /// RudderStack, Jitsu and others accept.
 ///
-/// A feature's event (``Tracking/EventKind/track``) becomes one `track` message:
+/// A feature's event (`EventKind.track`) becomes one `track` message:
 /// - `event` is `"<category> <name> <action>"`, for example `"Cart checkout pay"`.
 /// - `properties` holds `category`, `name` and `action`, followed by every `userData` member;
 ///   a `userData` key that collides with one of those three is kept as `userData.<key>`.
 ///
-/// A screen call (``Tracking/EventKind/screen``) becomes a `screen` message whose `name` is the
+/// A screen call (`EventKind.screen`) becomes a `screen` message whose `name` is the
 /// screen's name and whose `properties` are the userData as they are; an identify call
-/// (``Tracking/EventKind/identify``) becomes an `identify` message whose `traits` are the
+/// (`EventKind.identify`) becomes an `identify` message whose `traits` are the
 /// userData as they are. Every message carries these common fields:
 /// - `messageId` is the event id (lowercase UUID), the idempotency key of retries.
 /// - `timestamp` is when the event was created; the body's `sentAt` is when it was sent.
 /// - `anonymousId` is the event context's `anonymousId`, else its `installationId`, else this
 ///   destination's ``fallbackAnonymousID``; `userId` is the context's `userId` when present.
-/// - `context` holds `library` (this destination's ``library``, once: the event context's own
+/// - `context` holds `library` (this destination's library, once: the event context's own
 ///   `library`, which hydration adds, is not repeated), every other event-context member except
 ///   `snowplowEntities` (a key colliding with `flags` is kept as `event.flags`), and `flags`,
 ///   the event's data-quality flags as `[{"code":…,"detail":…}]`.
@@ -59,7 +59,11 @@ public struct SegmentDestination: CompressingDestination, CustomStringConvertibl
     ///   - authentication: where the write key is sent: Basic authorization (the default) or
     ///     the body's `writeKey` field.
     ///   - transport: how requests are sent. Defaults to ``DefaultHTTPTransport/make(requestTimeout:maxResponseBytes:)``.
+    ///   - name: the destination's name in reports.
     ///   - fallbackAnonymousID: the `anonymousId` when the event context has none.
+    ///   - maxBatchBytes: the claim budget for one batch. Defaults to 400 KB.
+    ///   - maxRequestBytes: the largest request body sent. Defaults to 500 KB, Segment's limit.
+    ///   - maxEventBytes: the largest single message. Defaults to 32 KB, Segment's limit.
     ///   - compression: how request bodies travel. Defaults to gzip.
     /// - Throws: an error saying why, when the endpoint is not acceptable.
     public init(

@@ -9,7 +9,7 @@ import Tracking
 /// `mob`), `aid` (app id), `tna` (namespace), `duid` (the event context's `installationId`) and
 /// `uid` (its `userId`), each when present, and `co`.
 ///
-/// By ``Tracking/EventKind``:
+/// By `EventKind`:
 /// - A feature's event is a structured event (`e=se`): `se_ca` = category, `se_ac` = action,
 ///   `se_la` = name, `se_pr` = the userData JSON.
 /// - A screen call is a self-describing event (`e=ue`) whose `ue_pr` wraps the official
@@ -66,6 +66,12 @@ public struct SnowplowDestination: CompressingDestination, CustomStringConvertib
     ///   - endpoint: the collector base, for example `https://collector.example.com`.
     ///   - appID: the application id (`aid`).
     ///   - transport: how requests are sent. Defaults to ``DefaultHTTPTransport/make(requestTimeout:maxResponseBytes:)``.
+    ///   - name: the destination's name in reports.
+    ///   - namespace: the tracker namespace (`tna`).
+    ///   - platform: the platform (`p`). Defaults to `mob`.
+    ///   - trackerVersion: the tracker version (`tv`). Defaults to this library's name and version.
+    ///   - maxBatchBytes: the claim budget for one batch. Defaults to 200 KB.
+    ///   - maxRequestBytes: the largest request body sent. Defaults to 1 MB, the collector's default limit.
     ///   - compression: how request bodies travel. Defaults to plain.
     /// - Throws: an error saying why, when the endpoint is not acceptable.
     public init(
