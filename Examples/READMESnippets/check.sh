@@ -5,7 +5,8 @@
 #
 # Each block becomes a target of its own, depending on the modules it imports: an executable
 # target (the block is its main.swift), or a test target when it imports Testing. A block whose
-# first line starts with "// Fragment" is not complete on purpose and is skipped.
+# first line starts with "// Fragment" is not complete on purpose and is skipped, and so is a
+# package manifest (first line "// swift-tools-version"): Examples/AdoptByURL builds the README's.
 #
 #   Examples/READMESnippets/check.sh
 #   Examples/READMESnippets/check.sh README.md Modules/Dispatcher/Sources/Dispatcher/Dispatcher.docc/GettingStarted.md
@@ -40,7 +41,7 @@ for file in "$@"; do
     ' "$repo/$file"
     for block in "$package"/blocks/block-*.swift; do
         [ -f "$block" ] || continue
-        if head -n 1 "$block" | grep -q '^// Fragment'; then
+        if head -n 1 "$block" | grep -q '^// Fragment\|^// swift-tools-version'; then
             skipped=$((skipped + 1))
             continue
         fi

@@ -22,7 +22,7 @@ struct SegmentDestinationTests {
         #expect(request.url.absoluteString == "https://api.segment.example/v1/batch")
         #expect(request.header("content-type") == "application/json")
         #expect(request.header("authorization") == "Basic " + Data("wk_secret_123:".utf8).base64EncodedString())
-        #expect(request.header("user-agent") == "swift-tracking/0.1.0")
+        #expect(request.header("user-agent") == "swift-tracking/" + TrackingLibrary.version)
 
         let body = try DeliveryFixtures.object(request.body)
         #expect(body["sentAt"] as? String == "2026-11-21T10:01:00.500Z")
@@ -47,7 +47,7 @@ struct SegmentDestinationTests {
         let context = try #require(message["context"] as? [String: Any])
         let library = try #require(context["library"] as? [String: Any])
         #expect(library["name"] as? String == "swift-tracking")
-        #expect(library["version"] as? String == "0.1.0")
+        #expect(library["version"] as? String == TrackingLibrary.version)
         #expect(context["appVersion"] as? String == "1.2.3")
         #expect(context["snowplowEntities"] == nil)
         let flags = try #require(context["flags"] as? [[String: Any]])
@@ -70,7 +70,7 @@ struct SegmentDestinationTests {
         #expect(properties["userData.category"] as? String == "shoes")
         #expect(properties["userData.name"] as? String == "boot")
         let context = try #require(message["context"] as? [String: Any])
-        #expect(context["library"] as? [String: String] == ["name": "swift-tracking", "version": "0.1.0"])
+        #expect(context["library"] as? [String: String] == ["name": "swift-tracking", "version": TrackingLibrary.version])
         #expect(context["event.library"] == nil)
         #expect(context["event.flags"] as? Int == 1)
         // A non-string anonymousId is not usable: the fallback is sent instead.

@@ -26,7 +26,7 @@ struct SegmentLoopbackTests {
         #expect(result.outcome == .delivered)
 
         let recorded = try #require(server.requests.first)
-        #expect(recorded.headers["user-agent"] == "swift-tracking/0.1.0")
+        #expect(recorded.headers["user-agent"] == "swift-tracking/" + TrackingLibrary.version)
         #expect(recorded.headers["authorization"] == "Basic " + Data("loop-key:".utf8).base64EncodedString())
         let text = String(decoding: recorded.body, as: UTF8.self)
         #expect(text.components(separatedBy: "\"library\"").count == 2, "library more than once in: \(text)")
@@ -34,7 +34,7 @@ struct SegmentLoopbackTests {
         let body = try DeliveryFixtures.object(recorded.body)
         let message = try #require((body["batch"] as? [[String: Any]])?.first)
         let context = try #require(message["context"] as? [String: Any])
-        #expect(context["library"] as? [String: String] == ["name": "swift-tracking", "version": "0.1.0"])
+        #expect(context["library"] as? [String: String] == ["name": "swift-tracking", "version": TrackingLibrary.version])
         #expect(context["event.library"] == nil)
         #expect(context["locale"] as? String == "en-001")
         #expect(context.keys.filter { $0.contains("library") } == ["library"])
@@ -50,7 +50,7 @@ struct SegmentLoopbackTests {
         #expect(result.outcome == .delivered)
         let recorded = try #require(server.requests.first)
         #expect(recorded.headers["authorization"] == nil)
-        #expect(recorded.headers["user-agent"] == "swift-tracking/0.1.0")
+        #expect(recorded.headers["user-agent"] == "swift-tracking/" + TrackingLibrary.version)
         #expect(try DeliveryFixtures.object(recorded.body)["writeKey"] as? String == "loop-body-key")
     }
 
@@ -64,6 +64,6 @@ struct SegmentLoopbackTests {
         #expect(result.outcome == .delivered)
         let recorded = try #require(server.requests.first)
         #expect(recorded.headers["user-agent"] == DestinationLibrary.tracking.userAgent)
-        #expect(recorded.headers["user-agent"] == "swift-tracking/0.1.0")
+        #expect(recorded.headers["user-agent"] == "swift-tracking/" + TrackingLibrary.version)
     }
 }

@@ -34,7 +34,7 @@ struct SnowplowDestinationTests {
         #expect(fields["eid"] as? String == event.id.uuidString.lowercased())
         #expect(fields["dtm"] as? String == "1795255200123")
         #expect(fields["stm"] as? String == "1795255260500")
-        #expect(fields["tv"] as? String == "swift-tracking-0.1.0")
+        #expect(fields["tv"] as? String == "swift-tracking-" + TrackingLibrary.version)
         #expect(fields["p"] as? String == "mob")
         #expect(fields["aid"] as? String == "shop-ios")
         #expect(fields["tna"] as? String == "tracking")
