@@ -32,10 +32,10 @@ block() {
 }
 
 app="$work/app"
-mkdir -p "$app/Sources/App" "$app/Tests/AppTests"
+mkdir -p "$app/Sources/Shop" "$app/Tests/ShopTests"
 block "Package.swift" > "$app/Package.swift.readme"
-block "main.swift" > "$app/Sources/App/main.swift"
-[ -s "$app/Sources/App/main.swift" ] || fail "the main.swift block is empty"
+block "main.swift" > "$app/Sources/Shop/main.swift"
+[ -s "$app/Sources/Shop/main.swift" ] || fail "the main.swift block is empty"
 
 # The README's URL gives the package identity (its last component, without .git): the clone
 # gets that name, so `.product(name:package:)` in the block resolves against it unchanged.
@@ -54,7 +54,7 @@ grep -q "\.package(url: \"file://$clone\", from: \"" "$app/Package.swift" ||
     fail "the Package.swift block does not read .package(url: \"...\", from: \"...\")"
 
 # A test of the app's own: its events, recorded by TrackingTestKit, through the products alone.
-cat > "$app/Tests/AppTests/AppTests.swift" <<'SWIFT'
+cat > "$app/Tests/ShopTests/ShopTests.swift" <<'SWIFT'
 import Testing
 import Tracking
 import TrackingTestKit
@@ -94,15 +94,15 @@ PYTHON
 # The README's main.swift, run in the app's folder (its relative paths land there).
 # shellcheck disable=SC2086
 bin=$(swift build $swiftpm --show-bin-path)
-timeout 120 "$bin/App" > "$work/run.log" 2>&1 || { cat "$work/run.log" >&2; fail "the app's run failed"; }
+timeout 120 "$bin/Shop" > "$work/run.log" 2>&1 || { cat "$work/run.log" >&2; fail "the app's run failed"; }
 tail -n 1 "$work/run.log"
-grep -qx "persisted 3 of 3, delivered 3" "$work/run.log" || fail "expected 'persisted 3 of 3, delivered 3' from the app"
+grep -qx "persisted 4 of 4, delivered 4" "$work/run.log" || fail "expected 'persisted 4 of 4, delivered 4' from the app"
 python3 - "$app/analytics/outbox.ndjson" "$version" <<'PYTHON'
 import json, sys
 events = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
 library = {"name": "swift-tracking", "version": sys.argv[2]}
-if len(events) != 3 or any(e["context"].get("library") != library for e in events):
-    sys.exit(f"AdoptByURL: expected 3 delivered events with context.library {library}; got {events}")
+if len(events) != 4 or any(e["context"].get("library") != library for e in events):
+    sys.exit(f"AdoptByURL: expected 4 delivered events with context.library {library}; got {events}")
 PYTHON
 
 # shellcheck disable=SC2086
