@@ -146,7 +146,7 @@ struct DemoCommandLineTests {
             "flush": ["store", "endpoint", "format", "write-key", "timeout", "progress", "help"],
             "requeue": ["store", "help"],
             "reconcile": ["ignore", "help"],
-            "bench": ["quick", "json", "backlog", "sends", "progress", "peer-workload", "startup-probe", "idle-probe", "idle-window", "help"],
+            "bench": ["quick", "json", "backlog", "sends", "progress", "stack-only", "peer-workload", "startup-probe", "idle-probe", "idle-window", "help"],
         ]
         var texts: Set<String> = []
         for (command, names) in expected {
