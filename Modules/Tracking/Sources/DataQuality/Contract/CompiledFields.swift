@@ -14,12 +14,15 @@ final class CompiledFields: Sendable {
         let expectation: String
         /// The compiled regular expression, when the format is one.
         let pattern: CompiledPattern?
+        /// Whether the field's key is sensitive to the validator's matcher.
+        let isSensitive: Bool
 
         /// Compiles `rule` with its regular expression `pattern`, when it has one.
-        init(rule: FieldRule, expectation: String, pattern: CompiledPattern?) {
+        init(rule: FieldRule, expectation: String, pattern: CompiledPattern?, isSensitive: Bool) {
             self.rule = rule
             self.expectation = expectation
             self.pattern = pattern
+            self.isSensitive = isSensitive
         }
     }
 
@@ -33,12 +36,14 @@ final class CompiledFields: Sendable {
     let unknownFieldExpectation: String
     private let unknownFieldDetails = BoundedTextCache(capacity: 256)
 
-    /// Compiles `fields`, taking compiled patterns from `patterns`.
-    init(_ fields: [String: FieldRule], allowsUnknownFields: Bool, patterns: [String: CompiledPattern]) {
-        let rules = fields.mapValues { rule in
+    /// Compiles `fields`, taking compiled patterns from `patterns`; `sensitive` tells the
+    /// sensitive keys.
+    init(_ fields: [String: FieldRule], allowsUnknownFields: Bool, patterns: [String: CompiledPattern],
+         sensitive: SensitiveKeyMatcher) {
+        let rules = Dictionary(uniqueKeysWithValues: fields.map { key, rule in
             let pattern: CompiledPattern? = if case .regex(let text)? = rule.format { patterns[text] } else { nil }
-            return Rule(rule: rule, expectation: rule.expectation, pattern: pattern)
-        }
+            return (key, Rule(rule: rule, expectation: rule.expectation, pattern: pattern, isSensitive: sensitive.matches(key)))
+        })
         self.rules = StringTable(rules)
         mandatory = rules.filter(\.value.rule.mandatory).sorted { $0.key < $1.key }.map { (key: $0.key, rule: $0.value) }
         self.allowsUnknownFields = allowsUnknownFields

@@ -27,9 +27,13 @@ struct StringTable<Value: Sendable>: Sendable {
     }
 
     /// The value for `key`, or `nil`.
-    subscript(key: String) -> Value? {
+    subscript(key: String) -> Value? { self[key, hash: ContentHash.of(key)] }
+
+    /// The value for `key` whose ``ContentHash/of(_:)`` (the first lane of
+    /// ``ContentHash/member(key:)``) the caller has taken: `hash`.
+    subscript(key: String, hash hash: UInt64) -> Value? {
         guard count > 0 else { return nil }
-        var slot = Int(truncatingIfNeeded: ContentHash.of(key)) & mask
+        var slot = Int(truncatingIfNeeded: hash) & mask
         while let candidate = keys[slot] {
             if candidate == key { return values[slot] }
             slot = (slot + 1) & mask

@@ -43,7 +43,13 @@ struct Redactor: EventProcessor {
     ///   - sensitiveKeys: the keys to redact, any case.
     ///   - strategy: remove or hash; hashing under a new random key by default.
     public init(sensitiveKeys: some Sequence<String>, strategy: Strategy = .hash(key: .random())) {
-        matcher = SensitiveKeyMatcher(sensitiveKeys)
+        self.init(matcher: SensitiveKeyMatcher(sensitiveKeys), strategy: strategy)
+    }
+
+    /// Creates a redactor of the keys `matcher` matches: a ``ContractValidator`` sharing it
+    /// screens each event's userData in its own walk, and this redactor then need not walk it.
+    init(matcher: SensitiveKeyMatcher, strategy: Strategy) {
+        self.matcher = matcher
         keys = RedactionKeyHolder(strategy)
     }
 
@@ -51,7 +57,9 @@ struct Redactor: EventProcessor {
     /// instance (every event sharing one then shares its redacted form); never stops it.
     public func process(_ event: inout TrackedEvent) -> Bool {
         guard !sensitiveKeys.isEmpty else { return true }
-        if let userData = redacted(event.userData) { event.userData = userData }
+        // Not walked when a walk with this matcher found nothing to redact in this very userData
+        // (the digest is dropped whenever userData changes).
+        if event.userDataDigest?.screenedBy != matcher.id, let userData = redacted(event.userData) { event.userData = userData }
         if let own = redacted(event.eventContext, skippingBuiltIns: true) { event.eventContext = own }
         if let shared = event.sharedContext {
             event.sharedContext = keys.sharedCache.value(for: shared) { original in
@@ -120,8 +128,8 @@ struct Redactor: EventProcessor {
     }
 }
 
-private extension UserDataValue {
-    /// Whether this is an object or an array.
+extension UserDataValue {
+    /// Whether this is an object or an array: only these can hold a sensitive key.
     var isContainer: Bool {
         switch self {
         case .object, .array: true
