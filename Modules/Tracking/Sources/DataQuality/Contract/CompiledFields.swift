@@ -26,8 +26,24 @@ final class CompiledFields: Sendable {
         }
     }
 
+    /// What checking a field needs in the usual case, with no reference to retain: its type,
+    /// whether it is mandatory or sensitive, and whether its type is all there is to check.
+    struct Summary: Sendable {
+        /// The type the value must have.
+        let type: FieldType
+        /// Whether the field is mandatory.
+        let mandatory: Bool
+        /// Whether the field's key is sensitive to the validator's matcher.
+        let isSensitive: Bool
+        /// Whether a value of ``type`` breaks nothing (no allowed values, no format): the
+        /// ``Rule`` is then not looked up.
+        let typeOnly: Bool
+    }
+
     /// The rules by userData key.
     let rules: StringTable<Rule>
+    /// Each rule's ``Summary``, by userData key.
+    let summaries: StringTable<Summary>
     /// The mandatory fields' keys and rules, sorted by key.
     let mandatory: [(key: String, rule: Rule)]
     /// Whether a field no rule names passes without a flag.
@@ -45,6 +61,10 @@ final class CompiledFields: Sendable {
             return (key, Rule(rule: rule, expectation: rule.expectation, pattern: pattern, isSensitive: sensitive.matches(key)))
         })
         self.rules = StringTable(rules)
+        summaries = StringTable(rules.mapValues {
+            Summary(type: $0.rule.type, mandatory: $0.rule.mandatory, isSensitive: $0.isSensitive,
+                    typeOnly: $0.rule.allowed == nil && $0.rule.format == nil)
+        })
         mandatory = rules.filter(\.value.rule.mandatory).sorted { $0.key < $1.key }.map { (key: $0.key, rule: $0.value) }
         self.allowsUnknownFields = allowsUnknownFields
         unknownFieldExpectation = "no such field (known: \(fields.keys.sorted().joined(separator: ", ")))"

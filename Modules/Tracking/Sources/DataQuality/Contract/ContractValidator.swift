@@ -99,19 +99,22 @@ public struct ContractValidator: EventProcessor {
         var screened = true
         for (key, value) in event.userData {
             var member = ContentHash.member(key: key)
-            let found = fields.rules[key, hash: member.lanes.low]
+            let keyHash = member.lanes.low
+            let found = fields.summaries[key, hash: keyHash]
             member.combine(value: value)
             let lanes = member.lanes
             sums.low &+= lanes.low
             sums.high &+= lanes.high
             if screened, value.isContainer || (found?.isSensitive ?? redactedFields.matches(key)) { screened = false }
-            guard let rule = found else {
+            guard let summary = found else {
                 if !fields.allowsUnknownFields { findings.addUnknown(key) }
                 continue
             }
             if case .null = value { continue }
-            if rule.rule.mandatory { mandatoryPresent += 1 }
-            check(value, of: key, against: rule, into: &findings)
+            if summary.mandatory { mandatoryPresent += 1 }
+            // The usual field: its type is all there is to check, and the value has it.
+            if summary.typeOnly, summary.type.accepts(value) { continue }
+            if let rule = fields.rules[key, hash: keyHash] { check(value, of: key, against: rule, into: &findings) }
         }
         // Set before any default is filled in, which changes the userData and so drops it.
         event.userDataDigest = UserDataDigest(memberSums: sums, screenedBy: screened && !redactedFields.keys.isEmpty ? redactedFields.id : 0)

@@ -27,7 +27,10 @@ struct StringTable<Value: Sendable>: Sendable {
     }
 
     /// The value for `key`, or `nil`.
-    subscript(key: String) -> Value? { self[key, hash: ContentHash.of(key)] }
+    subscript(key: String) -> Value? {
+        // An empty table (a category with no per-event rules) hashes nothing.
+        count > 0 ? self[key, hash: ContentHash.of(key)] : nil
+    }
 
     /// The value for `key` whose ``ContentHash/of(_:)`` (the first lane of
     /// ``ContentHash/member(key:)``) the caller has taken: `hash`.

@@ -135,6 +135,10 @@ public struct EventReporter<T: EventType>: Sendable {
         let findings = userData.findings()
         // One clock reading for the id and the timestamp.
         let now = Date()
+        // The usual event, nothing to cut or flag, is returned as made.
+        if mistakes.isEmpty, !findings.tooDeep, !findings.nonFiniteNumber {
+            return TrackedEvent(id: EventID.make(now: now), reading: now, category: category, name: name, action: action, userData: userData)
+        }
         var event = TrackedEvent(id: EventID.make(now: now), reading: now, category: category, name: name, action: action,
                                  userData: findings.tooDeep ? userData.truncatedToMaximumDepth() : userData)
         if !mistakes.isEmpty { flag(mistakes, on: &event) }

@@ -59,7 +59,7 @@ public struct TrackedEvent: Sendable, Equatable, Hashable, Codable {
 
     /// A new event of a reporter's: no context, no flag, its id and timestamp from the wall
     /// clock's `reading`, kept as ``clockReading``. Every field is set from its argument, with
-    /// no default to build: the caller's values are moved in, not copied.
+    /// no default to build.
     init(id: UUID, reading: Date, category: String, name: String, action: String, userData: UserData) {
         self.id = id
         timestamp = reading
