@@ -75,6 +75,18 @@ struct FusedUserDataWalkTests {
         #expect(recorder.events.first?.userData == ["seats": 1])
     }
 
+    @Test func anOwnContextOfTheSessionAloneIsSkippedOnlyWhenSessionIsNotSensitive() throws {
+        let context: UserData = ["session": ["eventIndex": 3]]
+        let event = TrackedEvent(category: "Signup", name: "form", action: "submitted", context: context)
+        let plain = try #require(Redactor(sensitiveKeys: ["email"], strategy: .remove).processed(event))
+        #expect(plain.eventContext == context)
+        let strict = try #require(Redactor(sensitiveKeys: ["Session"], strategy: .remove).processed(event))
+        #expect(strict.eventContext.isEmpty)
+        // Another key beside it is still looked at.
+        let more = TrackedEvent(category: "Signup", name: "form", action: "submitted", context: context.merging(["email": "ada@example.com"]) { $1 })
+        #expect(try #require(Redactor(sensitiveKeys: ["email"], strategy: .remove).processed(more)).eventContext == context)
+    }
+
     @Test func theStacksSensitiveFieldsAreRedactedAndItsRepeatsFlagged() throws {
         let stack = DataQualityStack(
             configuration: QualityConfiguration(), store: InMemoryIdentityStore(), contract: contract,
