@@ -14,7 +14,7 @@ enum BenchCommand {
     /// The options `bench` parses and its help lists.
     static let spec = CommandSpec(
         name: "bench",
-        synopsis: "[--quick] [--json] [--backlog N] [--sends N] [--progress] [--peer-workload] [--startup-probe STORE] [--idle-probe URL | --idle-floor-probe] [--idle-window S]",
+        synopsis: "[--quick] [--json] [--backlog N] [--sends N] [--progress] [--stack-only] [--peer-workload] [--startup-probe STORE] [--idle-probe URL | --idle-floor-probe] [--idle-window S]",
         summary: """
         Measures send cost, ingest, delivery, memory, store size and reopen time, with a
         plain-SQLite reference from the same run. Run it in release: swift run -c release demo bench.
@@ -26,6 +26,7 @@ enum BenchCommand {
             .value("backlog", "N", "Events in the backlog, 1000 to 50000000 (default 1000000)."),
             .value("sends", "N", "Sends timed, 1000 to 10000000 (default 200000)."),
             .flag("progress", "Report the phase on standard error once a second after 2 s\n(on by default when standard error is a terminal)."),
+            .flag("stack-only", "Only the full-stack send cost and its stage breakdown\n(send_ns_p50_stack, send_ns_p99_stack, stage_ns_*)."),
             .flag("peer-workload", "Only the peer workload (100000 tracks with 4 properties\nthrough Analytics to a store), printing peak_rss_mb_peer_workload\n(this library's peak memory on the peer's workload);\nthe bench runs it in a fresh child process."),
             .value("startup-probe", "STORE", "Only the start-up probe on STORE: Analytics started and\none event sent, printing startup_ms; the bench runs it\nin fresh child processes."),
             .value("idle-probe", "URL", "Only the idle probe against the loopback collector at URL\n(10 events delivered, then S seconds idle), printing\nidle_wakeups_per_s, idle_cpu_ms_per_min and threads_idle;\nthe bench runs it in a fresh child process."),
@@ -67,8 +68,9 @@ enum BenchCommand {
             "bench: progress: \(status.isEmpty ? "starting" : status), \(Int(elapsed)) s"
         }
         defer { progress.stop() }
-        let result = try await Benchmark(directory: directory, backlog: backlog, sends: sends,
-                                         flaggedContractJSON: DemoContract.json, progress: progress.setStatus).run()
+        let bench = Benchmark(directory: directory, backlog: backlog, sends: sends,
+                              flaggedContractJSON: DemoContract.json, progress: progress.setStatus)
+        let result = try await options.has("stack-only") ? bench.runStackSendCost() : bench.run()
         say(options.has("json") ? result.json : result.table)
         return 0
     }

@@ -180,18 +180,7 @@ public struct Benchmark {
         // contract that describes them and each is distinct, as in an app whose contract matches
         // its code; `_flagged` repeats the 96 variants against the demo's contract, which they
         // break, so every event is flagged (unknown fields, duplicate) and reported.
-        progress?("full stack send cost")
-        let stackSends = min(sends, 100_000)
-        let breakdownSends = min(sends, 20_000)
-        let distinct = (0..<stackSends).map { load.distinctUserData(for: $0) }
-        let stack = try await StackPhase(contractJSON: BenchContract.json, userData: distinct,
-                                         breakdownRounds: breakdownSends, directory: directory).run(name: "stack")
-        result.add("send_ns_p50_stack", Double(stack.latencies[stack.latencies.count / 2]), unit: "ns", target: "≤ 1000")
-        result.add("send_ns_p99_stack", Double(stack.latencies[stack.latencies.count * 99 / 100]), unit: "ns", target: "≤ 3000")
-        result.add("bytes_per_event_stack", stack.bytesPerEvent, unit: "B", target: "≤ 300")
-        for stage in stack.stages {
-            result.add("stage_ns_\(stage.name)", Double(stage.nanosecondsP50), unit: "ns", target: "(p50)")
-        }
+        let distinct = try await addStackSendCost(to: &result, load: load)
         // The web inspector on, nobody connected, against the same stack off, alternated twice
         // (the lower median of each), so that the machine's drift falls on both.
         progress?("full stack send cost, inspector on and off")

@@ -68,9 +68,10 @@ public final class DataQualityStack: Sendable {
             diagnostics: diagnostics
         )
         privacy = PrivacyControls(store: store, consentCategories: Set(configuration.consentCategories), diagnostics: diagnostics)
-        validator = contract.map {
-            ContractValidator($0, mode: contractMode, diagnostics: diagnostics, redactedFields: configuration.sensitiveKeys)
-        }
+        // One matcher for the validator and the redactor: the redactor need not walk a userData
+        // the validator's walk found nothing to redact in.
+        let sensitive = SensitiveKeyMatcher(configuration.sensitiveKeys)
+        validator = contract.map { ContractValidator($0, mode: contractMode, diagnostics: diagnostics, matcher: sensitive) }
         var stages: [any EventProcessor] = [PrivacyGate(privacy, diagnostics: diagnostics)]
         if let validator { stages.append(validator) }
         stages.append(DuplicateDetector(window: configuration.duplicateWindow, diagnostics: diagnostics,
@@ -88,7 +89,7 @@ public final class DataQualityStack: Sendable {
         if !configuration.sensitiveKeys.isEmpty {
             let strategy: Redactor.Strategy = configuration.redaction == .remove
                 ? .remove : .hash(key: redactionKey ?? .random())
-            let redactor = Redactor(sensitiveKeys: configuration.sensitiveKeys, strategy: strategy)
+            let redactor = Redactor(matcher: sensitive, strategy: strategy)
             keys = redactor.keys
             stages.append(redactor)
         }

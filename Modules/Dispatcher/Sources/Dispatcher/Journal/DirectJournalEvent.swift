@@ -12,7 +12,11 @@ struct DirectJournalEvent: JournalEventSource {
     /// The bytes of the scratch buffer a sender lends: more than most events' userData and context.
     static let scratchSize = 1024
 
-    private let event: TrackedEvent
+    let id: UUID
+    private let timestamp: Date
+    let category: String
+    let name: String
+    let action: String
     /// The userData's bytes, in the scratch buffer.
     private let userData: UnsafeRawBufferPointer
     /// The own context's bytes, in the scratch buffer.
@@ -23,7 +27,9 @@ struct DirectJournalEvent: JournalEventSource {
 
     /// Encodes `event`'s userData and own context into `scratch`, which must outlive this value;
     /// `nil` when one must be cut or they do not fit.
-    init?(_ event: TrackedEvent, scratch: UnsafeMutableRawBufferPointer) {
+    ///
+    /// `event` is borrowed, and only its header fields are kept: its data is in the scratch buffer.
+    init?(_ event: borrowing TrackedEvent, scratch: UnsafeMutableRawBufferPointer) {
         guard let start = scratch.baseAddress else { return nil }
         let end = start + scratch.count
         guard let userDataEnd = Self.write(event.userData, at: start, end: end),
@@ -34,15 +40,14 @@ struct DirectJournalEvent: JournalEventSource {
         context = UnsafeRawBufferPointer(start: userDataEnd, count: contextEnd - userDataEnd)
         self.sharedContext = shared.context
         flags = BinaryValueWriter.flags(event.flags)
-        // The last use of `event`: it is moved in, not copied and then released.
-        self.event = event
+        id = event.id
+        timestamp = event.timestamp
+        category = event.category
+        name = event.name
+        action = event.action
     }
 
-    var id: UUID { event.id }
-    var timestampMilliseconds: Int64 { JSONText.milliseconds(event.timestamp) }
-    var category: String { event.category }
-    var name: String { event.name }
-    var action: String { event.action }
+    var timestampMilliseconds: Int64 { JSONText.milliseconds(timestamp) }
     var partsSize: Int { userData.count + context.count + flags.count }
 
     func writeParts(at cursor: UnsafeMutableRawPointer, lengths: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {

@@ -44,8 +44,8 @@ struct CompiledContract: Sendable {
     /// What an `unknown_category` violation expects: `one of [A, B]`.
     let unknownCategoryExpectation: String
 
-    /// Compiles `contract`.
-    init(_ contract: DataContract) {
+    /// Compiles `contract`; `sensitive` tells the sensitive keys.
+    init(_ contract: DataContract, sensitive: SensitiveKeyMatcher) {
         var patterns: [String: CompiledPattern] = [:]
         for category in contract.categories.values {
             let rules = Array(category.fields.values) + category.events.flatMap { Array($0.fields.values) }
@@ -55,7 +55,7 @@ struct CompiledContract: Sendable {
         }
         categories = StringTable(contract.categories.mapValues { category in
             func compile(_ fields: [String: FieldRule]) -> CompiledFields {
-                CompiledFields(fields, allowsUnknownFields: category.allowsUnknownFields, patterns: patterns)
+                CompiledFields(fields, allowsUnknownFields: category.allowsUnknownFields, patterns: patterns, sensitive: sensitive)
             }
             var byName: [String: Category.Named] = [:]
             for name in Set(category.events.map(\.name)) {

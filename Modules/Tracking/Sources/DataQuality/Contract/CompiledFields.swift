@@ -14,17 +14,36 @@ final class CompiledFields: Sendable {
         let expectation: String
         /// The compiled regular expression, when the format is one.
         let pattern: CompiledPattern?
+        /// Whether the field's key is sensitive to the validator's matcher.
+        let isSensitive: Bool
 
         /// Compiles `rule` with its regular expression `pattern`, when it has one.
-        init(rule: FieldRule, expectation: String, pattern: CompiledPattern?) {
+        init(rule: FieldRule, expectation: String, pattern: CompiledPattern?, isSensitive: Bool) {
             self.rule = rule
             self.expectation = expectation
             self.pattern = pattern
+            self.isSensitive = isSensitive
         }
+    }
+
+    /// What checking a field needs in the usual case, with no reference to retain: its type,
+    /// whether it is mandatory or sensitive, and whether its type is all there is to check.
+    struct Summary: Sendable {
+        /// The type the value must have.
+        let type: FieldType
+        /// Whether the field is mandatory.
+        let mandatory: Bool
+        /// Whether the field's key is sensitive to the validator's matcher.
+        let isSensitive: Bool
+        /// Whether a value of ``type`` breaks nothing (no allowed values, no format): the
+        /// ``Rule`` is then not looked up.
+        let typeOnly: Bool
     }
 
     /// The rules by userData key.
     let rules: StringTable<Rule>
+    /// Each rule's ``Summary``, by userData key.
+    let summaries: StringTable<Summary>
     /// The mandatory fields' keys and rules, sorted by key.
     let mandatory: [(key: String, rule: Rule)]
     /// Whether a field no rule names passes without a flag.
@@ -33,13 +52,19 @@ final class CompiledFields: Sendable {
     let unknownFieldExpectation: String
     private let unknownFieldDetails = BoundedTextCache(capacity: 256)
 
-    /// Compiles `fields`, taking compiled patterns from `patterns`.
-    init(_ fields: [String: FieldRule], allowsUnknownFields: Bool, patterns: [String: CompiledPattern]) {
-        let rules = fields.mapValues { rule in
+    /// Compiles `fields`, taking compiled patterns from `patterns`; `sensitive` tells the
+    /// sensitive keys.
+    init(_ fields: [String: FieldRule], allowsUnknownFields: Bool, patterns: [String: CompiledPattern],
+         sensitive: SensitiveKeyMatcher) {
+        let rules = Dictionary(uniqueKeysWithValues: fields.map { key, rule in
             let pattern: CompiledPattern? = if case .regex(let text)? = rule.format { patterns[text] } else { nil }
-            return Rule(rule: rule, expectation: rule.expectation, pattern: pattern)
-        }
+            return (key, Rule(rule: rule, expectation: rule.expectation, pattern: pattern, isSensitive: sensitive.matches(key)))
+        })
         self.rules = StringTable(rules)
+        summaries = StringTable(rules.mapValues {
+            Summary(type: $0.rule.type, mandatory: $0.rule.mandatory, isSensitive: $0.isSensitive,
+                    typeOnly: $0.rule.allowed == nil && $0.rule.format == nil)
+        })
         mandatory = rules.filter(\.value.rule.mandatory).sorted { $0.key < $1.key }.map { (key: $0.key, rule: $0.value) }
         self.allowsUnknownFields = allowsUnknownFields
         unknownFieldExpectation = "no such field (known: \(fields.keys.sorted().joined(separator: ", ")))"

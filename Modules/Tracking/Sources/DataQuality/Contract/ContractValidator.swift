@@ -49,11 +49,17 @@ public struct ContractValidator: EventProcessor {
     ///     any case), at any depth: a field's own value, and the value of such a key inside an
     ///     object or array that is described, show as `(redacted)`.
     public init(_ contract: DataContract, mode: Mode = .lenient, diagnostics: Diagnostics? = nil, redactedFields: some Sequence<String> = [String]()) {
+        self.init(contract, mode: mode, diagnostics: diagnostics, matcher: SensitiveKeyMatcher(redactedFields))
+    }
+
+    /// Creates a validator whose sensitive keys are `matcher`'s: a `Redactor` sharing it relies
+    /// on the screen this validator's walk leaves on each event (``Tracking/UserDataDigest``).
+    init(_ contract: DataContract, mode: Mode, diagnostics: Diagnostics?, matcher: SensitiveKeyMatcher) {
         self.contract = contract
-        self.redactedFields = SensitiveKeyMatcher(redactedFields)
+        redactedFields = matcher
         self.mode = mode
         self.diagnostics = diagnostics
-        compiled = CompiledContract(contract)
+        compiled = CompiledContract(contract, sensitive: matcher)
     }
 
     /// Fills in defaults, flags the event's violations, reports them and (in strict mode)
@@ -75,6 +81,11 @@ public struct ContractValidator: EventProcessor {
     /// Fills in defaults and adds flags to `event`, and returns the report of its violations
     /// (unknown fields by key, then the contract's fields by key), or `nil` when it breaks
     /// nothing. Builds no text and no array for an event that breaks nothing.
+    ///
+    /// The one walk of the userData also leaves its digest on the event (see
+    /// ``Tracking/UserDataDigest``): each member's content hash, whose key lane finds the
+    /// member's rule and whose sums the duplicate detector's fingerprint takes, and whether
+    /// anything in it is for the redactor.
     private func checkInPlace(_ event: inout TrackedEvent) -> ContractReport? {
         var findings = ContractFindings()
         guard let category = compiled.categories[event.category] else {
@@ -84,15 +95,29 @@ public struct ContractValidator: EventProcessor {
         }
         let fields = category.fields(name: event.name, action: event.action)
         var mandatoryPresent = 0
+        var sums: (low: UInt64, high: UInt64) = (0, 0)
+        var screened = true
         for (key, value) in event.userData {
-            guard let rule = fields.rules[key] else {
+            var member = ContentHash.member(key: key)
+            let keyHash = member.lanes.low
+            let found = fields.summaries[key, hash: keyHash]
+            member.combine(value: value)
+            let lanes = member.lanes
+            sums.low &+= lanes.low
+            sums.high &+= lanes.high
+            if screened, value.isContainer || (found?.isSensitive ?? redactedFields.matches(key)) { screened = false }
+            guard let summary = found else {
                 if !fields.allowsUnknownFields { findings.addUnknown(key) }
                 continue
             }
             if case .null = value { continue }
-            if rule.rule.mandatory { mandatoryPresent += 1 }
-            check(value, of: key, against: rule, into: &findings)
+            if summary.mandatory { mandatoryPresent += 1 }
+            // The usual field: its type is all there is to check, and the value has it.
+            if summary.typeOnly, summary.type.accepts(value) { continue }
+            if let rule = fields.rules[key, hash: keyHash] { check(value, of: key, against: rule, into: &findings) }
         }
+        // Set before any default is filled in, which changes the userData and so drops it.
+        event.userDataDigest = UserDataDigest(memberSums: sums, screenedBy: screened && !redactedFields.keys.isEmpty ? redactedFields.id : 0)
         if mandatoryPresent < fields.mandatory.count {
             for (key, rule) in fields.mandatory {
                 if let value = event.userData[key], value != .null { continue }

@@ -28,8 +28,15 @@ struct StringTable<Value: Sendable>: Sendable {
 
     /// The value for `key`, or `nil`.
     subscript(key: String) -> Value? {
+        // An empty table (a category with no per-event rules) hashes nothing.
+        count > 0 ? self[key, hash: ContentHash.of(key)] : nil
+    }
+
+    /// The value for `key` whose ``ContentHash/of(_:)`` (the first lane of
+    /// ``ContentHash/member(key:)``) the caller has taken: `hash`.
+    subscript(key: String, hash hash: UInt64) -> Value? {
         guard count > 0 else { return nil }
-        var slot = Int(truncatingIfNeeded: ContentHash.of(key)) & mask
+        var slot = Int(truncatingIfNeeded: hash) & mask
         while let candidate = keys[slot] {
             if candidate == key { return values[slot] }
             slot = (slot + 1) & mask

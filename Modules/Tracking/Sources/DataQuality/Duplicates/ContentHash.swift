@@ -30,12 +30,33 @@ struct ContentHash {
         return ContentFingerprint(low: hash.state, high: hash.other)
     }
 
-    /// The hash of one text alone.
-    static func of(_ text: String) -> UInt64 {
-        var hash = ContentHash(seed: 0x0A40_9382_2299_F31D)
-        hash.combine(text: text)
-        return hash.state
+    /// The 128-bit fingerprint of one event's content whose userData has `count` members with
+    /// ``member(key:)`` lane sums `memberSums` (taken by an earlier walk, ``Tracking/UserDataDigest``):
+    /// equal to ``fingerprint(category:name:action:userData:)`` of that userData.
+    static func fingerprint(category: String, name: String, action: String, count: Int,
+                            memberSums: (low: UInt64, high: UInt64)) -> ContentFingerprint {
+        var hash = ContentHash(seed: 0x243F_6A88_85A3_08D3)
+        hash.combine(text: category)
+        hash.combine(text: name)
+        hash.combine(text: action)
+        hash.combine(count: count, memberSums: memberSums)
+        return ContentFingerprint(low: hash.state, high: hash.other)
     }
+
+    /// The hash of one text alone: the first lane of ``member(key:)``, so that a table of keys
+    /// (``StringTable``) finds a userData key by the hash a fingerprint's walk takes anyway.
+    static func of(_ text: String) -> UInt64 { member(key: text).state }
+
+    /// One object member's hash with its key combined; ``combine(value:)`` then adds its value,
+    /// and ``lanes`` is what the object's hash sums.
+    static func member(key: String) -> ContentHash {
+        var member = ContentHash(seed: 0x1319_8A2E_0370_7344)
+        member.combine(text: key)
+        return member
+    }
+
+    /// The two lanes so far.
+    var lanes: (low: UInt64, high: UInt64) { (state, other) }
 
     private mutating func combine(word: UInt64) {
         combine(word: word, other: word)
@@ -72,7 +93,8 @@ struct ContentHash {
         }
     }
 
-    private mutating func combine(value: UserDataValue) {
+    /// Mixes in `value`, as an object member's or an array element's.
+    mutating func combine(value: UserDataValue) {
         switch value {
         case .string(let text):
             combine(word: 1)
@@ -103,15 +125,19 @@ struct ContentHash {
 
     /// Members hashed each on their own and summed: the order they are stored in does not matter.
     private mutating func combine(object members: UserData) {
-        combine(word: UInt64(members.count))
-        var sum: UInt64 = 0, otherSum: UInt64 = 0
+        var sums: (low: UInt64, high: UInt64) = (0, 0)
         for (key, value) in members {
-            var member = ContentHash(seed: 0x1319_8A2E_0370_7344)
-            member.combine(text: key)
+            var member = Self.member(key: key)
             member.combine(value: value)
-            sum &+= member.state
-            otherSum &+= member.other
+            sums.low &+= member.state
+            sums.high &+= member.other
         }
-        combine(word: sum, other: otherSum)
+        combine(count: members.count, memberSums: sums)
+    }
+
+    /// An object of `count` members whose ``member(key:)`` lanes sum to `memberSums`.
+    private mutating func combine(count: Int, memberSums: (low: UInt64, high: UInt64)) {
+        combine(word: UInt64(count))
+        combine(word: memberSums.low, other: memberSums.high)
     }
 }

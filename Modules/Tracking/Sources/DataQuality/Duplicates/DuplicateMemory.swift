@@ -30,8 +30,15 @@ final class DuplicateMemory: Sendable {
     /// (the caller's `inout` event captured by the locked closure would be copied).
     private func lookUp(_ event: TrackedEvent, window: TimeInterval) -> (repeatedID: Bool, earlier: String?) {
         // Identify calls are exempt from the content check; the fingerprint is taken outside the lock.
-        let fingerprint = event.kind == .identify
-            ? nil : ContentHash.fingerprint(category: event.category, name: event.name, action: event.action, userData: event.userData)
+        // An earlier walk's member sums (the contract validator's) serve when the userData is unchanged since.
+        let fingerprint: ContentFingerprint? = if event.kind == .identify {
+            nil
+        } else if let digest = event.userDataDigest {
+            ContentHash.fingerprint(category: event.category, name: event.name, action: event.action,
+                                    count: event.userData.count, memberSums: digest.memberSums)
+        } else {
+            ContentHash.fingerprint(category: event.category, name: event.name, action: event.action, userData: event.userData)
+        }
         return recent.withLock { $0.check(event, fingerprint: fingerprint, window: window) }
     }
 

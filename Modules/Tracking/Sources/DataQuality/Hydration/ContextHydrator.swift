@@ -31,6 +31,8 @@ struct ContextHydrator: EventProcessor {
     private let storageMechanism: String
     /// The one shared context every event is given, made again only when its key changes.
     private let cache = LastValueCache<SharedContextKey, SharedContext>()
+    /// The last own context ``sessionContext(eventIndex:)`` made (see there).
+    private let recycled = LockedValue<UserData?>(nil)
 
     /// Creates a hydrator.
     /// - Parameters:
@@ -107,7 +109,7 @@ struct ContextHydrator: EventProcessor {
         }
         if let session {
             if own.isEmpty {
-                own = Self.sessionContext(eventIndex: session.eventIndex)
+                own = sessionContext(eventIndex: session.eventIndex)
             } else {
                 own[ContextKey.session] = .object(["eventIndex": .int(session.eventIndex)])
             }
@@ -138,10 +140,34 @@ struct ContextHydrator: EventProcessor {
     /// `[session: [eventIndex: 0]]`, the own context of an event with no other keys.
     private static let sessionContextTemplate: UserData = [ContextKey.session: .object(["eventIndex": .int(0)])]
 
-    /// `[session: [eventIndex: eventIndex]]`: the template's copies with the one value of each
-    /// replaced in place, which hashes no key (building the dictionaries anew hashes both).
-    private static func sessionContext(eventIndex: Int) -> UserData {
-        var context = sessionContextTemplate
+    /// `[session: [eventIndex: eventIndex]]`, made in the storage of the last one made once the
+    /// event it went to is gone (the usual case: the plugins keep no event): its one value is
+    /// replaced in place, which hashes no key and allocates nothing. While that event is alive,
+    /// its context is shared, and changing it copies it (as from the template the first time):
+    /// value semantics, so no event's context ever changes under it.
+    private func sessionContext(eventIndex: Int) -> UserData {
+        recycled.withLock { kept in
+            var context = kept ?? Self.sessionContextTemplate
+            // Out of the box, so that the box is not a second reference to the storage.
+            kept = nil
+            let sessionSlot = context.startIndex
+            var session = UserDataValue.null
+            swap(&session, &context.values[sessionSlot])
+            guard case .object(var members) = session, members.count == 1 else {
+                return Self.sessionContext(from: Self.sessionContextTemplate, eventIndex: eventIndex)
+            }
+            // The members are now referred to by `members` alone.
+            session = .null
+            members.values[members.startIndex] = .int(eventIndex)
+            context.values[sessionSlot] = .object(members)
+            kept = context
+            return context
+        }
+    }
+
+    /// `[session: [eventIndex: eventIndex]]` made from `template`'s copies.
+    private static func sessionContext(from template: UserData, eventIndex: Int) -> UserData {
+        var context = template
         let sessionSlot = context.startIndex
         guard case .object(var members) = context.values[sessionSlot] else { return context }
         members.values[members.startIndex] = .int(eventIndex)

@@ -43,16 +43,29 @@ struct Redactor: EventProcessor {
     ///   - sensitiveKeys: the keys to redact, any case.
     ///   - strategy: remove or hash; hashing under a new random key by default.
     public init(sensitiveKeys: some Sequence<String>, strategy: Strategy = .hash(key: .random())) {
-        matcher = SensitiveKeyMatcher(sensitiveKeys)
-        keys = RedactionKeyHolder(strategy)
+        self.init(matcher: SensitiveKeyMatcher(sensitiveKeys), strategy: strategy)
     }
+
+    /// Creates a redactor of the keys `matcher` matches: a ``ContractValidator`` sharing it
+    /// screens each event's userData in its own walk, and this redactor then need not walk it.
+    init(matcher: SensitiveKeyMatcher, strategy: Strategy) {
+        self.matcher = matcher
+        keys = RedactionKeyHolder(strategy)
+        sessionKeyIsSensitive = matcher.matches(ContextKey.session)
+    }
+
+    /// Whether the key `session` is itself sensitive: when not, an own context holding only it
+    /// (hydration's `[session: [eventIndex: n]]`, a built-in object) has nothing to redact.
+    private let sessionKeyIsSensitive: Bool
 
     /// Redacts the event's userData and own context, and its shared context once per shared
     /// instance (every event sharing one then shares its redacted form); never stops it.
     public func process(_ event: inout TrackedEvent) -> Bool {
         guard !sensitiveKeys.isEmpty else { return true }
-        if let userData = redacted(event.userData) { event.userData = userData }
-        if let own = redacted(event.eventContext, skippingBuiltIns: true) { event.eventContext = own }
+        // Not walked when a walk with this matcher found nothing to redact in this very userData
+        // (the digest is dropped whenever userData changes).
+        if event.userDataDigest?.screenedBy != matcher.id, let userData = redacted(event.userData) { event.userData = userData }
+        if !isSessionIndexOnly(event.eventContext), let own = redacted(event.eventContext, skippingBuiltIns: true) { event.eventContext = own }
         if let shared = event.sharedContext {
             event.sharedContext = keys.sharedCache.value(for: shared) { original in
                 redacted(original.values, skippingBuiltIns: true).map(SharedContext.init) ?? original
@@ -107,6 +120,13 @@ struct Redactor: EventProcessor {
 
     private func isSensitive(_ key: String) -> Bool { matcher.matches(key) }
 
+    /// Whether `context` is hydration's usual own context, the built-in `session` object alone,
+    /// and `session` is not a sensitive key: then nothing in it is redacted (its contents are
+    /// not walked, as for every built-in object), and it is not walked at all.
+    private func isSessionIndexOnly(_ context: UserData) -> Bool {
+        context.count == 1 && !sessionKeyIsSensitive && context.first?.key == ContextKey.session
+    }
+
     /// Whether `key` is one of ``builtInObjectKeys``: lengths compared first, texts only when equal.
     private static func isBuiltInObject(_ key: String) -> Bool {
         let length = key.utf8.count
@@ -120,8 +140,8 @@ struct Redactor: EventProcessor {
     }
 }
 
-private extension UserDataValue {
-    /// Whether this is an object or an array.
+extension UserDataValue {
+    /// Whether this is an object or an array: only these can hold a sensitive key.
     var isContainer: Bool {
         switch self {
         case .object, .array: true

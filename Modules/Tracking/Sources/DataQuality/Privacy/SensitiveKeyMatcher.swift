@@ -1,3 +1,5 @@
+import Tracking
+
 /// Tells whether a key is one of a set of sensitive keys, in any case, without allocating for
 /// the usual ASCII key: its bytes are compared, folded to lowercase, with the sensitive keys of
 /// the same length. Other keys are lowercased and looked up.
@@ -8,9 +10,20 @@ struct SensitiveKeyMatcher: Sendable {
     private let asciiKeys: [[UInt8]]
     /// The lengths of the ASCII sensitive keys.
     private let asciiLengths: LengthMask
+    /// This matcher's own id, never 0, shared by its copies only: what a
+    /// ``Tracking/UserDataDigest`` screened by it names, so that only a stage matching with this
+    /// very matcher (the same keys) relies on the screen.
+    let id: UInt64
+
+    /// The last id given to a matcher.
+    private static let lastID = LockedValue<UInt64>(0)
 
     /// A matcher for `keys`, any case.
     init(_ keys: some Sequence<String>) {
+        id = Self.lastID.withLock { last in
+            last &+= 1
+            return last
+        }
         self.keys = Set(keys.map { $0.lowercased() })
         asciiKeys = self.keys.filter { $0.utf8.allSatisfy { $0 < 0x80 } }.map { Array($0.utf8) }
         asciiLengths = LengthMask(asciiKeys.map(\.count))

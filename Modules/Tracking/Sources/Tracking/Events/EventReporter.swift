@@ -135,9 +135,12 @@ public struct EventReporter<T: EventType>: Sendable {
         let findings = userData.findings()
         // One clock reading for the id and the timestamp.
         let now = Date()
-        var event = TrackedEvent(id: EventID.make(now: now), timestamp: now, category: category, name: name, action: action,
+        // The usual event, nothing to cut or flag, is returned as made.
+        if mistakes.isEmpty, !findings.tooDeep, !findings.nonFiniteNumber {
+            return TrackedEvent(id: EventID.make(now: now), reading: now, category: category, name: name, action: action, userData: userData)
+        }
+        var event = TrackedEvent(id: EventID.make(now: now), reading: now, category: category, name: name, action: action,
                                  userData: findings.tooDeep ? userData.truncatedToMaximumDepth() : userData)
-        event.clockReading = now
         if !mistakes.isEmpty { flag(mistakes, on: &event) }
         if findings.tooDeep { event.flag(.userDataTruncated) }
         if findings.nonFiniteNumber { event.flag(.nonFiniteNumber) }

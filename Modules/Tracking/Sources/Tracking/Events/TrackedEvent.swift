@@ -13,7 +13,10 @@ public struct TrackedEvent: Sendable, Equatable, Hashable, Codable {
     /// The event's action, for example `"pay"`.
     public var action: String
     /// The data the feature attached.
-    public var userData: UserData
+    public var userData: UserData {
+        // A digest describes the userData it was taken of: any change drops it.
+        didSet { userDataDigest = nil }
+    }
     /// This event's own context: what a stage added for this event alone (for example the
     /// session's event index). The full context is ``context``.
     public var eventContext: UserData
@@ -27,6 +30,9 @@ public struct TrackedEvent: Sendable, Equatable, Hashable, Codable {
     /// this event uses it instead of reading the clock again. Not part of the event's value
     /// (equality, hashing, coding).
     package var clockReading: Date?
+    /// What a stage's walk of ``userData`` found (``UserDataDigest``), for later stages; `nil`
+    /// until one walks it, and again whenever ``userData`` changes. Not part of the event's value.
+    package var userDataDigest: UserDataDigest?
 
     /// Creates an event.
     public init(
@@ -49,6 +55,22 @@ public struct TrackedEvent: Sendable, Equatable, Hashable, Codable {
         self.eventContext = context
         self.sharedContext = sharedContext
         self.flags = flags
+    }
+
+    /// A new event of a reporter's: no context, no flag, its id and timestamp from the wall
+    /// clock's `reading`, kept as ``clockReading``. Every field is set from its argument, with
+    /// no default to build.
+    init(id: UUID, reading: Date, category: String, name: String, action: String, userData: UserData) {
+        self.id = id
+        timestamp = reading
+        self.category = category
+        self.name = name
+        self.action = action
+        self.userData = userData
+        eventContext = UserData()
+        sharedContext = nil
+        flags = []
+        clockReading = reading
     }
 
     /// Global context (app, device, session, identifiers): the ``sharedContext`` with the

@@ -3,7 +3,17 @@ extension Dictionary where Key == String, Value == UserDataValue {
     /// allocating: what must be cut or flagged.
     func findings() -> UserDataFindings {
         var findings = UserDataFindings()
-        for value in values { value.inspect(levels: UserDataValue.maximumDepth - 1, into: &findings) }
+        for value in values {
+            // Scalars, the usual values, are told apart here, without a call each.
+            switch value {
+            case .double(let number):
+                if !number.isFinite { findings.nonFiniteNumber = true }
+            case .array, .object:
+                value.inspect(levels: UserDataValue.maximumDepth - 1, into: &findings)
+            default:
+                break
+            }
+        }
         return findings
     }
 
