@@ -61,15 +61,16 @@ struct IdleCostTests {
     }
 
     /// The reference the bench subtracts: a process that ran one Swift task and nothing else.
-    /// On Linux, libdispatch's pool monitor wakes it about once a second, with no library in it.
-    @Test("demo bench --idle-floor-probe: one Swift task, then 3 s idle: libdispatch's monitor wakes it about once a second")
+    /// On Linux, libdispatch's pool monitor wakes it once a second, with no library in it. (Only
+    /// the lower bound is held: a loaded machine adds preemptions, never removes the monitor.)
+    @Test("demo bench --idle-floor-probe: one Swift task, then 3 s idle: libdispatch's monitor wakes it at least about once a second")
     func idleFloorInChild() async throws {
         let probe = try DemoProcess(["bench", "--idle-floor-probe", "--idle-window", "3"])
         #expect(await probe.wait(timeout: 60) == 0, "the floor probe failed: \(probe.standardError)")
         let line = try #require(probe.outputLines.first { $0.hasPrefix("idle_wakeups_per_s_floor ") }, "\(probe.outputLines)")
         let floor = try #require(Double(line.split(separator: " ")[1]))
         #if os(Linux)
-        #expect(floor >= 0.6 && floor < 3, "one task and nothing else woke \(floor) times a second")
+        #expect(floor >= 0.6, "one task and nothing else woke \(floor) times a second")
         #endif
     }
 
