@@ -40,6 +40,14 @@ enum BenchCommand {
         let quick = options.has("quick")
         let backlog = try options.int("backlog", default: quick ? 20_000 : 1_000_000, in: 1_000...50_000_000)
         let sends = try options.int("sends", default: quick ? 10_000 : 200_000, in: 1_000...10_000_000)
+        let window = try options.seconds("idle-window", default: IdlePhase.window)
+        let modes = ["stack-only", "peer-workload", "startup-probe", "idle-probe", "idle-floor-probe"].filter { options.has($0) || options.value($0) != nil }
+        if modes.count > 1 {
+            throw UsageError("--\(modes[0]) and --\(modes[1]) are different runs: give one of them")
+        }
+        if options.value("idle-window") != nil, options.value("idle-probe") == nil, !options.has("idle-floor-probe") {
+            throw UsageError("--idle-window applies to --idle-probe or --idle-floor-probe only")
+        }
         if let store = options.value("startup-probe") {
             say("startup_ms \(try await StartupPhase.probe(storePath: store))")
             return 0
@@ -55,12 +63,10 @@ enum BenchCommand {
             guard let url = URL(string: probe), url.scheme == "http", url.host?.hasPrefix("127.") == true else {
                 throw UsageError("--idle-probe takes a loopback collector's URL (http://127.x.x.x:PORT), got '\(probe)'")
             }
-            let window = try options.seconds("idle-window", default: IdlePhase.window)
             say(IdlePhase.lines(try await IdlePhase.run(collector: url, directory: directory, window: window)))
             return 0
         }
         if options.has("idle-floor-probe") {
-            let window = try options.seconds("idle-window", default: IdlePhase.window)
             say("\(IdleFloor.key) \(await IdleFloor.run(window: window))")
             return 0
         }

@@ -13,26 +13,26 @@ enum ReconcileHint {
         var runs: [String] = []
         /// Distinct session ids, in the order first seen.
         var sessions: [String] = []
-        /// The earliest `timestamp` (ISO-8601 text, compared as text: the same form throughout).
-        var first: String?
-        /// The latest `timestamp`.
-        var last: String?
+        /// The earliest `timestamp`, as written, and the instant it names.
+        var first: (text: String, date: Date)?
+        /// The latest `timestamp`, as written, and the instant it names.
+        var last: (text: String, date: Date)?
 
         /// Reads the NDJSON lines of `data`; lines that are not JSON objects are skipped (the
         /// report lists them already).
         init(_ data: Data) {
             let precise = ISO8601DateFormatter(), plain = ISO8601DateFormatter()
             precise.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            let isTimestamp = { (text: String) in precise.date(from: text) != nil || plain.date(from: text) != nil }
+            var seenRuns: Set<String> = [], seenSessions: Set<String> = []
             for line in data.split(separator: UInt8(ascii: "\n")) {
                 guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else { continue }
                 let context = object["context"] as? [String: Any]
-                if let run = context?["instanceId"] as? String, !runs.contains(run) { runs.append(run) }
+                if let run = context?["instanceId"] as? String, seenRuns.insert(run).inserted { runs.append(run) }
                 let session = (context?["session"] as? [String: Any])?["id"] as? String ?? context?["sessionId"] as? String
-                if let session, !sessions.contains(session) { sessions.append(session) }
-                if let time = object["timestamp"] as? String, isTimestamp(time) {
-                    if first.map({ time < $0 }) ?? true { first = time }
-                    if last.map({ time > $0 }) ?? true { last = time }
+                if let session, seenSessions.insert(session).inserted { sessions.append(session) }
+                if let time = object["timestamp"] as? String, let date = precise.date(from: time) ?? plain.date(from: time) {
+                    if first.map({ date < $0.date }) ?? true { first = (time, date) }
+                    if last.map({ date > $0.date }) ?? true { last = (time, date) }
                 }
             }
         }
@@ -69,6 +69,6 @@ enum ReconcileHint {
     /// `FIRST to LAST`, or `none`.
     private static func span(_ side: Side) -> String {
         guard let first = side.first, let last = side.last else { return "none" }
-        return first == last ? first : "\(first) to \(last)"
+        return first.date == last.date ? first.text : "\(first.text) to \(last.text)"
     }
 }

@@ -27,13 +27,19 @@ while [ $# -gt 0 ]; do
             case "$2" in
                 "" | /* | .. | ../* | */.. | */../* | . | ./) echo "docc: --output must be a folder inside the repository" >&2; exit 2 ;;
             esac
-            output=$2; shift 2 ;;
+            output=$2; shift 2
+            # Only archives are ever replaced there: a folder holding anything else is refused.
+            if [ -d "$output" ] && [ -n "$(find "$output" -mindepth 1 -maxdepth 1 ! -name '*.doccarchive' -print -quit)" ]; then
+                echo "docc: --output $output holds other files than .doccarchive folders; give a new or an archives-only folder" >&2
+                exit 2
+            fi ;;
         *) echo "usage: .ci/docc/check.sh [--no-build] [--output FOLDER]" >&2; exit 2 ;;
     esac
 done
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+trap 'exit 1' INT TERM HUP
 
 if [ "$build" = yes ]; then
     if ! timeout 1200 swift build >"$work/build.log" 2>&1; then
@@ -139,7 +145,10 @@ done
 echo "docc: ${#modules[@]} modules, $catalogs catalogs, $diagnostics warnings"
 [ "$failed" -eq 0 ] || exit 1
 if [ -n "$output" ]; then
-    rm -rf "$output" && mkdir -p "$output"
-    cp -R "$work"/*.doccarchive "$output"/
+    mkdir -p "$output"
+    for archive in "$work"/*.doccarchive; do
+        rm -rf "${output:?}/$(basename "$archive")"
+        cp -R "$archive" "$output"/
+    done
     echo "docc: archives in $output/"
 fi

@@ -11,6 +11,7 @@ set -eu
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+trap 'exit 1' INT TERM HUP
 
 fail() { echo "AdoptByURL: $*" >&2; exit 1; }
 

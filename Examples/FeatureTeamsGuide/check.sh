@@ -26,6 +26,7 @@ feature=Basket
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+trap 'exit 1' INT TERM HUP
 clone="$work/clone"
 # The commit checked out in the repository, whatever branch (or none, in CI) it is on.
 git clone --quiet --no-checkout "$repo" "$clone"
@@ -33,6 +34,13 @@ git -C "$clone" checkout --quiet --detach "$(git -C "$repo" rev-parse HEAD)"
 # The guide as it is in the working tree, which may be ahead of the last commit.
 cp "$repo/$guide" "$clone/$guide"
 rm -rf "$clone/Modules/$feature"
+# The root manifest as a team finds it before the guide: without the feature in `features`, so
+# the guide's one shared edit must put it there for the check below to pass.
+sed -i "s/^let features = \\[\\(.*\\)\"$feature\", \\{0,1\\}\\(.*\\)\\]$/let features = [\\1\\2]/; s/, \\]$/]/" "$clone/Package.swift"
+if grep -q "^let features = .*\"$feature\"" "$clone/Package.swift"; then
+    echo "check.sh: could not take $feature out of the root features list before the walk" >&2
+    exit 1
+fi
 
 # Split the guide into blocks: blocks/<n> holds a block's text, blocks/index one line per block:
 # <n> <line> <language> <kind> <argument>   (kind "none" when no marker precedes the fence).
@@ -129,6 +137,17 @@ if ! (cd "$clone" && timeout 300 swift package describe --type json) >"$work/des
 fi
 if ! grep -q "\"path\" : \"Modules/$feature/Tests/${feature}Tests\"" "$work/describe.json"; then
     echo "check.sh: the root package has no test target on Modules/$feature/Tests/${feature}Tests" >&2
+    exit 1
+fi
+# ... and builds it, from the root, with no warning.
+if ! (cd "$clone" && timeout 900 swift build --target "${feature}Tests") >"$work/root-build.log" 2>&1; then
+    tail -n 20 "$work/root-build.log" >&2
+    echo "check.sh: the root package's ${feature}Tests target does not build after the guide's edits" >&2
+    exit 1
+fi
+if grep -q 'warning:' "$work/root-build.log"; then
+    grep 'warning:' "$work/root-build.log" | sed "s|$clone/||g" | sort -u >&2
+    echo "check.sh: the root build of ${feature}Tests printed warnings" >&2
     exit 1
 fi
 echo "$guide: $files files, $edits edits, $runs command blocks: the feature builds and its tests pass, with no warning"

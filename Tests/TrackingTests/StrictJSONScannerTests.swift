@@ -25,6 +25,15 @@ struct StrictJSONScannerTests {
         #expect(StrictJSONScanner.firstError(in: Array(text.utf8)) == nil)
     }
 
+    @Test("Lines end at LF, CRLF or a lone CR: the error's line and column are the same in each")
+    func lineEndingsCountAlike() throws {
+        for ending in ["\n", "\r\n", "\r"] {
+            let text = ["{", #"  "a": 1"#, "  x}"].joined(separator: ending)
+            let error = try #require(StrictJSONScanner.firstError(in: Array(text.utf8)), "\(Array(ending.utf8))")
+            #expect(error.line == 3 && error.column == 3, "\(Array(ending.utf8)): \(error)")
+        }
+    }
+
     @Test("Keys the decoder would merge are duplicates: canonically equivalent spellings")
     func canonicallyEquivalentKeysAreDuplicates() throws {
         let error = try #require(StrictJSONScanner.firstError(in: Array(#"{"é": 1, "e\u0301": 2}"#.utf8)))

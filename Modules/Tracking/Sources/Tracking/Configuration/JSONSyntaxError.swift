@@ -17,16 +17,22 @@ struct JSONSyntaxError: Error, Equatable, CustomStringConvertible {
         self.reason = reason
     }
 
-    /// The 1-based line and column of byte `offset`. A line ends at `\n`; a column counts
-    /// characters, not bytes (UTF-8 continuation bytes are skipped).
+    /// The 1-based line and column of byte `offset`. A line ends at `\n`, `\r\n` or a lone `\r`
+    /// (all whitespace to RFC 8259); a column counts characters, not bytes (UTF-8 continuation
+    /// bytes are skipped).
     static func position(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
         let end = min(max(offset, 0), bytes.count)
         var line = 1
         var column = 1
-        for byte in bytes[0..<end] {
-            if byte == UInt8(ascii: "\n") {
+        for index in 0..<end {
+            let byte = bytes[index]
+            let endsLine = byte == UInt8(ascii: "\n")
+                || (byte == UInt8(ascii: "\r") && (index + 1 >= bytes.count || bytes[index + 1] != UInt8(ascii: "\n")))
+            if endsLine {
                 line += 1
                 column = 1
+            } else if byte == UInt8(ascii: "\r") {
+                continue
             } else if byte & 0xC0 != 0x80 {
                 column += 1
             }
