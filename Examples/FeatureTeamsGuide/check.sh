@@ -42,6 +42,15 @@ if grep -q "^let features = .*\"$feature\"" "$clone/Package.swift"; then
     exit 1
 fi
 
+# Fails, listing them, when the log $1 of what $2 names holds a warning.
+refuse_warnings() {
+    if grep -q 'warning:' "$1"; then
+        grep 'warning:' "$1" | sed "s|$clone/||g" | sort -u >&2
+        echo "check.sh: $2 printed warnings" >&2
+        exit 1
+    fi
+}
+
 # Split the guide into blocks: blocks/<n> holds a block's text, blocks/index one line per block:
 # <n> <line> <language> <kind> <argument>   (kind "none" when no marker precedes the fence).
 mkdir -p "$work/blocks"
@@ -119,11 +128,7 @@ while read -r n line language kind argument; do
                 echo "check.sh: $where: the commands failed" >&2
                 exit 1
             fi
-            if grep -q 'warning:' "$work/run-$n.log"; then
-                grep 'warning:' "$work/run-$n.log" | sed "s|$clone/||g" | sort -u >&2
-                echo "check.sh: $where: the commands printed warnings" >&2
-                exit 1
-            fi
+            refuse_warnings "$work/run-$n.log" "$where: the commands"
             grep "Test run with" "$work/run-$n.log" | tail -n 1 || true
             runs=$((runs + 1)) ;;
     esac
@@ -145,9 +150,5 @@ if ! (cd "$clone" && timeout 900 swift build --target "${feature}Tests") >"$work
     echo "check.sh: the root package's ${feature}Tests target does not build after the guide's edits" >&2
     exit 1
 fi
-if grep -q 'warning:' "$work/root-build.log"; then
-    grep 'warning:' "$work/root-build.log" | sed "s|$clone/||g" | sort -u >&2
-    echo "check.sh: the root build of ${feature}Tests printed warnings" >&2
-    exit 1
-fi
+refuse_warnings "$work/root-build.log" "the root build of ${feature}Tests"
 echo "$guide: $files files, $edits edits, $runs command blocks: the feature builds and its tests pass, with no warning"
