@@ -18,11 +18,23 @@ extension Dispatcher {
     ///   decides what happens to it (the journal may refuse it again, then memory takes it or
     ///   it is refused and counted).
     private func journalDirectly(_ event: TrackedEvent) -> Bool {
-        // Only the writer is taken out of the state: copying the whole backend retains each of its parts.
-        let (ingest, closed) = state.withLock { state in (state.backend?.ingest, state.closed) }
+        // Only the writer is taken out of the state (copying the whole backend retains each of
+        // its parts), and the encoded shared context when the last event's was this one.
+        let shared = event.sharedContext
+        let (ingest, closed, known) = state.withLock { state in
+            (state.backend?.ingest, state.closed, state.lastShared.flatMap { $0.shared === shared ? $0.encoded : nil })
+        }
         guard !closed, let ingest, !overflow.isBuffering else { return false }
+        let encoded: EncodedSharedContext?
+        if let shared, known == nil {
+            let made = EncodedSharedContext.cached(shared)
+            state.withLock { $0.lastShared = (shared, made) }
+            encoded = made
+        } else {
+            encoded = known
+        }
         return withUnsafeTemporaryAllocation(byteCount: DirectJournalEvent.scratchSize, alignment: 8) { scratch in
-            guard let direct = DirectJournalEvent(event, scratch: scratch) else { return false }
+            guard let direct = DirectJournalEvent(event, sharedContext: encoded, scratch: scratch) else { return false }
             do {
                 try ingest.write(direct)
                 return true

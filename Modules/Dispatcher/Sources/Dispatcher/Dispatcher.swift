@@ -68,6 +68,9 @@ public final class Dispatcher: EventReporterPlugin, Sendable {
         var applyingErasure = PendingErasure()
         /// The last ``recentDiagnosticsKept`` diagnostics reported, oldest first (for the inspector).
         var recentDiagnostics: [DispatcherDiagnostic] = []
+        /// The shared context of the last event sent and its encoded form: the events of a
+        /// session share one instance, so a sender finds it under the lock it takes anyway.
+        var lastShared: (shared: SharedContext, encoded: EncodedSharedContext)?
     }
 
     /// Opens the store (setting a corrupt file aside), replays what a killed run left in the
