@@ -21,10 +21,12 @@ extension Dispatcher {
         // Only the writer is taken out of the state (copying the whole backend retains each of
         // its parts), and the encoded shared context when the last event's was this one.
         let shared = event.sharedContext
-        let (ingest, closed, known) = state.withLock { state in
-            (state.backend?.ingest, state.closed, state.lastShared.flatMap { $0.shared === shared ? $0.encoded : nil })
+        let (ingest, closed, known, memoryMayHoldEvents) = state.withLock { state in
+            (state.backend?.ingest, state.closed, state.lastShared.flatMap { $0.shared === shared ? $0.encoded : nil },
+             state.memoryMayHoldEvents)
         }
-        guard !closed, let ingest, !overflow.isBuffering else { return false }
+        // Memory is asked (under a lock of its own) only when it may hold events.
+        guard !closed, let ingest, !(memoryMayHoldEvents && overflow.isBuffering) else { return false }
         let encoded: EncodedSharedContext?
         if let shared, known == nil {
             let made = EncodedSharedContext.cached(shared)
@@ -98,7 +100,14 @@ extension Dispatcher {
                 }
             }
         }
-        guard overflow.buffer(event) else {
+        // Noted before buffering: a sender that finds it unset knows memory holds nothing.
+        state.withLock { state in
+            state.memoryMayHoldEvents = true
+            state.buffersUnderway += 1
+        }
+        let buffered = overflow.buffer(event)
+        state.withLock { $0.buffersUnderway -= 1 }
+        guard buffered else {
             refuse(.noRoom, detail: state.withLock { state in state.journalProblem ?? "storage \(state.storage)" })
             return .refused
         }
@@ -192,6 +201,8 @@ extension Dispatcher {
             let buffered = overflow.finishMove(returning: Array(waiting))
             let recovered = state.withLock { state in
                 state.counters.movedFromMemory += moved
+                // Memory is empty, not moving, and nobody is about to buffer: senders need not ask it.
+                if buffered == 0, state.buffersUnderway == 0, !overflow.isBuffering { state.memoryMayHoldEvents = false }
                 guard buffered == 0, waiting.isEmpty, state.journalProblem != nil else { return false }
                 state.journalProblem = nil
                 return true
