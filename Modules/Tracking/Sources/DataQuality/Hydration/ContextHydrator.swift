@@ -29,6 +29,9 @@ struct ContextHydrator: EventProcessor {
     private let sessions: SessionTracker?
     private let providers: [any ContextProvider]
     private let storageMechanism: String
+    /// Screens the values of each shared context made for the redactor after this stage (see
+    /// ``Redactor/screen(sharedValues:)``); none when `nil`.
+    private let screen: (@Sendable (UserData) -> UInt64)?
     /// The one shared context every event is given, made again only when its key changes, and
     /// the last own context made, whose storage the next one's is made in.
     private let memory = HydrationMemory()
@@ -46,6 +49,8 @@ struct ContextHydrator: EventProcessor {
     ///   - providers: custom context, applied last (they may override a built-in field).
     ///   - snowplowEntities: whether to add the Snowplow entities.
     ///   - storageMechanism: the `client_session` entity's `storageMechanism`.
+    ///   - screen: what a later redactor makes of each shared context's values
+    ///     (``Redactor/screen(sharedValues:)``), noted on the shared context.
     public init(
         application: ApplicationInfo = .current(),
         device: DeviceInfo = .current(),
@@ -55,7 +60,8 @@ struct ContextHydrator: EventProcessor {
         configurationHash: String? = nil,
         providers: [any ContextProvider] = [],
         snowplowEntities: Bool = true,
-        storageMechanism: String = "SQLITE"
+        storageMechanism: String = "SQLITE",
+        screen: (@Sendable (UserData) -> UInt64)? = nil
     ) {
         baseMaker = HydrationBase(
             application: application, configurationHash: configurationHash, snowplowEntities: snowplowEntities)
@@ -69,6 +75,7 @@ struct ContextHydrator: EventProcessor {
         self.sessions = sessions
         self.providers = providers
         self.storageMechanism = storageMechanism
+        self.screen = screen
     }
 
     /// The BCP 47 form of a locale identifier: `en_001` becomes `en-001`, `de_DE@calendar=…`
@@ -99,7 +106,8 @@ struct ContextHydrator: EventProcessor {
             shared = cached
         } else {
             let device = currentDevice?.snapshot
-            shared = SharedContext(sharedValues(identifiers: identifiers, session: session, device: device))
+            let values = sharedValues(identifiers: identifiers, session: session, device: device)
+            shared = SharedContext(values, screenedBy: screen?(values) ?? 0)
             memory.keep(shared, for: key, madeIn: found.generation)
             // A change between making and keeping: the reset may have come before the keeping.
             if let device, let currentDevice, currentDevice.changeCount != device.changeCount { memory.reset() }
