@@ -52,6 +52,29 @@ struct RedactionSharingTests {
         #expect(second.eventContext == ["session": ["eventIndex": 2]])
     }
 
+    @Test func theStacksHydrationScreensEachSharedContextForItsRedactor() throws {
+        let stack = DataQualityStack(configuration: QualityConfiguration(), store: InMemoryIdentityStore())
+        let event = try #require(stack.processors.reduce(Optional(TrackedEvent(category: "C", name: "n", action: "a"))) {
+            current, stage in current.flatMap(stage.processed)
+        })
+        let shared = try #require(event.sharedContext)
+        #expect(shared.screenedBy != 0, "nothing sensitive in it: marked, and passed on without a lookup")
+        #expect(SharedContext(shared.values).screenedBy == 0, "a context made elsewhere is not marked")
+    }
+
+    @Test func aSharedContextHoldingASensitiveValueIsStillRedacted() throws {
+        var configuration = QualityConfiguration()
+        configuration.sensitiveKeys = [ContextKey.userID]
+        let stack = DataQualityStack(configuration: configuration, store: InMemoryIdentityStore(), redactionKey: Self.key)
+        stack.identity.logIn(userID: "alice")
+        let event = try #require(stack.processors.reduce(Optional(TrackedEvent(category: "C", name: "n", action: "a"))) {
+            current, stage in current.flatMap(stage.processed)
+        })
+        let shared = try #require(event.sharedContext)
+        #expect(shared.values[ContextKey.userID] == .string(Redactor.hash("alice", key: Self.key)))
+        #expect(!event.context.description.contains("alice"))
+    }
+
     @Test func aNewKeyIsUsedForTheSharedContextRedactedBefore() throws {
         let redactor = Redactor(sensitiveKeys: ["email"], strategy: .hash(key: Self.key))
         let shared = SharedContext(["email": "ctx@b.co"])

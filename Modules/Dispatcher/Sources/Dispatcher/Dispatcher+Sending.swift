@@ -18,11 +18,25 @@ extension Dispatcher {
     ///   decides what happens to it (the journal may refuse it again, then memory takes it or
     ///   it is refused and counted).
     private func journalDirectly(_ event: TrackedEvent) -> Bool {
-        // Only the writer is taken out of the state: copying the whole backend retains each of its parts.
-        let (ingest, closed) = state.withLock { state in (state.backend?.ingest, state.closed) }
-        guard !closed, let ingest, !overflow.isBuffering else { return false }
+        // Only the writer is taken out of the state (copying the whole backend retains each of
+        // its parts), and the encoded shared context when the last event's was this one.
+        let shared = event.sharedContext
+        let (ingest, closed, known, memoryMayHoldEvents) = state.withLock { state in
+            (state.backend?.ingest, state.closed, state.lastShared.flatMap { $0.shared === shared ? $0.encoded : nil },
+             state.memoryMayHoldEvents)
+        }
+        // Memory is asked (under a lock of its own) only when it may hold events.
+        guard !closed, let ingest, !(memoryMayHoldEvents && overflow.isBuffering) else { return false }
+        let encoded: EncodedSharedContext?
+        if let shared, known == nil {
+            let made = EncodedSharedContext.cached(shared)
+            state.withLock { $0.lastShared = (shared, made) }
+            encoded = made
+        } else {
+            encoded = known
+        }
         return withUnsafeTemporaryAllocation(byteCount: DirectJournalEvent.scratchSize, alignment: 8) { scratch in
-            guard let direct = DirectJournalEvent(event, scratch: scratch) else { return false }
+            guard let direct = DirectJournalEvent(event, sharedContext: encoded, scratch: scratch) else { return false }
             do {
                 try ingest.write(direct)
                 return true
@@ -86,7 +100,14 @@ extension Dispatcher {
                 }
             }
         }
-        guard overflow.buffer(event) else {
+        // Noted before buffering: a sender that finds it unset knows memory holds nothing.
+        state.withLock { state in
+            state.memoryMayHoldEvents = true
+            state.buffersUnderway += 1
+        }
+        let buffered = overflow.buffer(event)
+        state.withLock { $0.buffersUnderway -= 1 }
+        guard buffered else {
             refuse(.noRoom, detail: state.withLock { state in state.journalProblem ?? "storage \(state.storage)" })
             return .refused
         }
@@ -180,6 +201,8 @@ extension Dispatcher {
             let buffered = overflow.finishMove(returning: Array(waiting))
             let recovered = state.withLock { state in
                 state.counters.movedFromMemory += moved
+                // Memory is empty, not moving, and nobody is about to buffer: senders need not ask it.
+                if buffered == 0, state.buffersUnderway == 0, !overflow.isBuffering { state.memoryMayHoldEvents = false }
                 guard buffered == 0, waiting.isEmpty, state.journalProblem != nil else { return false }
                 state.journalProblem = nil
                 return true

@@ -68,6 +68,15 @@ public final class Dispatcher: EventReporterPlugin, Sendable {
         var applyingErasure = PendingErasure()
         /// The last ``recentDiagnosticsKept`` diagnostics reported, oldest first (for the inspector).
         var recentDiagnostics: [DispatcherDiagnostic] = []
+        /// The shared context of the last event sent and its encoded form: the events of a
+        /// session share one instance, so a sender finds it under the lock it takes anyway.
+        var lastShared: (shared: SharedContext, encoded: EncodedSharedContext)?
+        /// Whether memory (``overflow``) may hold events or be moving them: set before anything
+        /// is buffered, cleared only once a move left memory empty with no buffering underway.
+        /// When unset, memory holds nothing, and a sender need not ask it.
+        var memoryMayHoldEvents = false
+        /// Senders between noting ``memoryMayHoldEvents`` and buffering their event.
+        var buffersUnderway = 0
     }
 
     /// Opens the store (setting a corrupt file aside), replays what a killed run left in the

@@ -76,6 +76,14 @@ public final class DataQualityStack: Sendable {
         if let validator { stages.append(validator) }
         stages.append(DuplicateDetector(window: configuration.duplicateWindow, diagnostics: diagnostics,
                                         redactedFields: configuration.sensitiveKeys))
+        var redactor: Redactor?
+        if !configuration.sensitiveKeys.isEmpty {
+            let strategy: Redactor.Strategy = configuration.redaction == .remove
+                ? .remove : .hash(key: redactionKey ?? .random())
+            redactor = Redactor(matcher: sensitive, strategy: strategy)
+        }
+        // Hydration screens each shared context it makes for the redactor, once: the redactor
+        // then passes one with nothing to redact on without looking it up.
         stages.append(ContextHydrator(
             application: application,
             device: device,
@@ -83,16 +91,11 @@ public final class DataQualityStack: Sendable {
             identity: identity,
             sessions: sessions,
             configurationHash: configuration.configurationHash,
-            providers: providers
+            providers: providers,
+            screen: redactor.map(Self.screen(with:))
         ))
-        var keys: RedactionKeyHolder?
-        if !configuration.sensitiveKeys.isEmpty {
-            let strategy: Redactor.Strategy = configuration.redaction == .remove
-                ? .remove : .hash(key: redactionKey ?? .random())
-            let redactor = Redactor(matcher: sensitive, strategy: strategy)
-            keys = redactor.keys
-            stages.append(redactor)
-        }
+        if let redactor { stages.append(redactor) }
+        let keys = redactor?.keys
         stages.append(DiagnosticsTally(diagnostics))
         processors = stages
         redactionKeys = keys
@@ -106,6 +109,11 @@ public final class DataQualityStack: Sendable {
         let key = configuration.redaction == .hash
             ? try RedactionKey.loadOrCreate(atPath: folder.appendingPathComponent("redaction.key").path) : nil
         self.init(configuration: configuration, store: store, contract: contract, redactionKey: key)
+    }
+
+    /// What `redactor` makes of a shared context's values (``Redactor/screen(sharedValues:)``).
+    private static func screen(with redactor: Redactor) -> @Sendable (UserData) -> UInt64 {
+        { values in redactor.screen(sharedValues: values) }
     }
 
     /// Hashes redacted values under `key` from now on, so that a value hashed afterwards does not

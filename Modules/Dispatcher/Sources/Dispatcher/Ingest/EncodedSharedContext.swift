@@ -27,8 +27,13 @@ package final class EncodedSharedContext: Sendable, Equatable {
     /// The shared context a record of `event` refers to, encoded once per instance: `nil` when
     /// the event has none or an empty one (`{}` shares nothing); and whether it was cut.
     static func reference(of event: TrackedEvent) -> (context: EncodedSharedContext?, truncated: Bool) {
-        guard let shared = event.sharedContext.map(cached) else { return (nil, false) }
-        return (shared.json.count > 2 ? shared : nil, shared.truncated)
+        reference(event.sharedContext.map(cached))
+    }
+
+    /// What a record refers to for a shared context encoded as `encoded` (see ``reference(of:)``).
+    static func reference(_ encoded: EncodedSharedContext?) -> (context: EncodedSharedContext?, truncated: Bool) {
+        guard let encoded else { return (nil, false) }
+        return (encoded.json.count > 2 ? encoded : nil, encoded.truncated)
     }
 
     /// Equal when the JSON is.

@@ -1,5 +1,5 @@
 import Foundation
-import Tracking
+@_spi(Clocks) import Tracking
 
 // Checking that the files events go to are still there: the store file and its log, the journal's
 // segments. Never per event: at most every ``fileCheckInterval`` on the writer thread, and

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Clocks) import Tracking
 
 /// A point in time on the monotonic clock (``CoarseClock``), so that waits are immune to
 /// wall-clock changes, and the time left until it as milliseconds for `poll(2)`, clamped to

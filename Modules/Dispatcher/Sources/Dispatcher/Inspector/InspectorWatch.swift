@@ -1,5 +1,5 @@
 import Foundation
-import Tracking
+@_spi(Clocks) import Tracking
 
 /// Whether someone looks at the inspector: until 5 s after the last API request, and for as
 /// long as a stream is open (its poller touches this at every beat). One lock and a coarse

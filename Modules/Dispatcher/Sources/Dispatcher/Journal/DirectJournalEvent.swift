@@ -30,11 +30,17 @@ struct DirectJournalEvent: JournalEventSource {
     ///
     /// `event` is borrowed, and only its header fields are kept: its data is in the scratch buffer.
     init?(_ event: borrowing TrackedEvent, scratch: UnsafeMutableRawBufferPointer) {
+        self.init(event, sharedContext: event.sharedContext.map(EncodedSharedContext.cached), scratch: scratch)
+    }
+
+    /// Encodes `event` like ``init(_:scratch:)``, whose shared context's encoded form the caller
+    /// found: `encoded`, which must be that of `event.sharedContext` (`nil` when it has none).
+    init?(_ event: borrowing TrackedEvent, sharedContext encoded: EncodedSharedContext?, scratch: UnsafeMutableRawBufferPointer) {
         guard let start = scratch.baseAddress else { return nil }
         let end = start + scratch.count
         guard let userDataEnd = Self.write(event.userData, at: start, end: end),
               let contextEnd = Self.write(event.eventContext, at: userDataEnd, end: end) else { return nil }
-        let shared = EncodedSharedContext.reference(of: event)
+        let shared = EncodedSharedContext.reference(encoded)
         guard !shared.truncated else { return nil }
         userData = UnsafeRawBufferPointer(start: start, count: userDataEnd - start)
         context = UnsafeRawBufferPointer(start: userDataEnd, count: contextEnd - userDataEnd)

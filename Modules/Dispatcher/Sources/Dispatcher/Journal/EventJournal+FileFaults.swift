@@ -1,5 +1,5 @@
 import Foundation
-import Tracking
+@_spi(Clocks) import Tracking
 
 // A segment's file changed under the journal while running (deleted, cut short, made immutable),
 // or the journal's folder deleted: noticed, left behind, the folder made again, losses counted.

@@ -29,10 +29,12 @@ struct ContextHydrator: EventProcessor {
     private let sessions: SessionTracker?
     private let providers: [any ContextProvider]
     private let storageMechanism: String
-    /// The one shared context every event is given, made again only when its key changes.
-    private let cache = LastValueCache<SharedContextKey, SharedContext>()
-    /// The last own context ``sessionContext(eventIndex:)`` made (see there).
-    private let recycled = LockedValue<UserData?>(nil)
+    /// Screens the values of each shared context made for the redactor after this stage (see
+    /// ``Redactor/screen(sharedValues:)``); none when `nil`.
+    private let screen: (@Sendable (UserData) -> UInt64)?
+    /// The one shared context every event is given, made again only when its key changes, and
+    /// the last own context made, whose storage the next one's is made in.
+    private let memory = HydrationMemory()
 
     /// Creates a hydrator.
     /// - Parameters:
@@ -47,6 +49,8 @@ struct ContextHydrator: EventProcessor {
     ///   - providers: custom context, applied last (they may override a built-in field).
     ///   - snowplowEntities: whether to add the Snowplow entities.
     ///   - storageMechanism: the `client_session` entity's `storageMechanism`.
+    ///   - screen: what a later redactor makes of each shared context's values
+    ///     (``Redactor/screen(sharedValues:)``), noted on the shared context.
     public init(
         application: ApplicationInfo = .current(),
         device: DeviceInfo = .current(),
@@ -56,20 +60,22 @@ struct ContextHydrator: EventProcessor {
         configurationHash: String? = nil,
         providers: [any ContextProvider] = [],
         snowplowEntities: Bool = true,
-        storageMechanism: String = "SQLITE"
+        storageMechanism: String = "SQLITE",
+        screen: (@Sendable (UserData) -> UInt64)? = nil
     ) {
         baseMaker = HydrationBase(
             application: application, configurationHash: configurationHash, snowplowEntities: snowplowEntities)
         (base, mobileEntity) = baseMaker.facts(for: currentDevice?.value ?? device)
         self.currentDevice = currentDevice
         if let currentDevice {
-            let cache = self.cache
-            currentDevice.onChange { cache.reset() }
+            let memory = self.memory
+            currentDevice.onChange { memory.reset() }
         }
         self.identity = identity
         self.sessions = sessions
         self.providers = providers
         self.storageMechanism = storageMechanism
+        self.screen = screen
     }
 
     /// The BCP 47 form of a locale identifier: `en_001` becomes `en-001`, `de_DE@calendar=…`
@@ -91,14 +97,21 @@ struct ContextHydrator: EventProcessor {
         let key = SharedContextKey(
             installationID: identifiers?.installationID, userID: identifiers?.userID, sessionID: session?.sessionID
         )
-        var madeAtChange: Int?
-        let shared = cache.value(for: key) { _ in
+        // The usual event has no context yet: its own context is the session's index alone, made
+        // under the lock that finds the shared context.
+        let ownStartsEmpty = event.sharedContext == nil && event.eventContext.isEmpty
+        let found = memory.lookUp(key, eventIndex: ownStartsEmpty ? session?.eventIndex : nil)
+        let shared: SharedContext
+        if let cached = found.shared {
+            shared = cached
+        } else {
             let device = currentDevice?.snapshot
-            madeAtChange = device?.changeCount
-            return SharedContext(sharedValues(identifiers: identifiers, session: session, device: device))
+            let values = sharedValues(identifiers: identifiers, session: session, device: device)
+            shared = SharedContext(values, screenedBy: screen?(values) ?? 0)
+            memory.keep(shared, for: key, madeIn: found.generation)
+            // A change between making and keeping: the reset may have come before the keeping.
+            if let device, let currentDevice, currentDevice.changeCount != device.changeCount { memory.reset() }
         }
-        // A change between making and caching: the cache's reset may have come before the caching.
-        if let madeAtChange, let currentDevice, currentDevice.changeCount != madeAtChange { cache.reset() }
         var own = event.sharedContext == nil ? event.eventContext : event.context
         // Whether anything but the event index is the event's own: the caller's keys or providers'.
         let hasOtherKeys = !own.isEmpty || !providers.isEmpty
@@ -109,7 +122,7 @@ struct ContextHydrator: EventProcessor {
         }
         if let session {
             if own.isEmpty {
-                own = sessionContext(eventIndex: session.eventIndex)
+                own = found.own ?? memory.sessionContext(eventIndex: session.eventIndex)
             } else {
                 own[ContextKey.session] = .object(["eventIndex": .int(session.eventIndex)])
             }
@@ -135,44 +148,6 @@ struct ContextHydrator: EventProcessor {
             event.context = full
         }
         return true
-    }
-
-    /// `[session: [eventIndex: 0]]`, the own context of an event with no other keys.
-    private static let sessionContextTemplate: UserData = [ContextKey.session: .object(["eventIndex": .int(0)])]
-
-    /// `[session: [eventIndex: eventIndex]]`, made in the storage of the last one made once the
-    /// event it went to is gone (the usual case: the plugins keep no event): its one value is
-    /// replaced in place, which hashes no key and allocates nothing. While that event is alive,
-    /// its context is shared, and changing it copies it (as from the template the first time):
-    /// value semantics, so no event's context ever changes under it.
-    private func sessionContext(eventIndex: Int) -> UserData {
-        recycled.withLock { kept in
-            var context = kept ?? Self.sessionContextTemplate
-            // Out of the box, so that the box is not a second reference to the storage.
-            kept = nil
-            let sessionSlot = context.startIndex
-            var session = UserDataValue.null
-            swap(&session, &context.values[sessionSlot])
-            guard case .object(var members) = session, members.count == 1 else {
-                return Self.sessionContext(from: Self.sessionContextTemplate, eventIndex: eventIndex)
-            }
-            // The members are now referred to by `members` alone.
-            session = .null
-            members.values[members.startIndex] = .int(eventIndex)
-            context.values[sessionSlot] = .object(members)
-            kept = context
-            return context
-        }
-    }
-
-    /// `[session: [eventIndex: eventIndex]]` made from `template`'s copies.
-    private static func sessionContext(from template: UserData, eventIndex: Int) -> UserData {
-        var context = template
-        let sessionSlot = context.startIndex
-        guard case .object(var members) = context.values[sessionSlot] else { return context }
-        members.values[members.startIndex] = .int(eventIndex)
-        context.values[sessionSlot] = .object(members)
-        return context
     }
 
     /// Applies each provider's fields in turn, each provider seeing the context so far; collects

@@ -1,5 +1,5 @@
 import Foundation
-import Tracking
+@_spi(Clocks) import Tracking
 
 /// The locked, persisted home of the session state: hydration asks it for each event's session.
 ///
@@ -11,7 +11,11 @@ import Tracking
 /// since the last save.
 ///
 /// Idle time is measured on a clock that setting the date does not step: each
-/// moment is placed on it by its distance from the wall clock's present.
+/// moment is placed on it by its distance from the wall clock's present. For an event a
+/// reporter made, that clock's present is worked out from the reporter's wall-clock reading
+/// and the coarse clock (``SteadyEstimate``), which is read at about a tenth of the cost, and
+/// the steady clock itself is read at most once a second, and whenever the device slept or the
+/// date was set.
 public final class SessionTracker: Sendable {
     /// The key the state is saved under.
     static let storeKey = "session.state"
@@ -21,11 +25,16 @@ public final class SessionTracker: Sendable {
         var state: SessionState
         var lastSaved: Date?
         var unsaved = false
+        /// The steady clock's present from the coarse clock, between readings of it.
+        var estimate = SteadyEstimate()
     }
 
     private let saved: LockedValue<Saved>
     private let wallClock: @Sendable () -> Date
     private let steadyClock: @Sendable () -> TimeInterval
+    /// The coarse clock ``SteadyEstimate`` works from, when the steady clock is the system's;
+    /// `nil` reads the steady clock for every event.
+    private let coarseClock: (@Sendable () -> TimeInterval)?
     /// Whether `wallClock` is the system's, so a reporter's reading of it can stand in for it.
     private let wallClockIsSystem: Bool
     private let store: any IdentityStore
@@ -49,20 +58,24 @@ public final class SessionTracker: Sendable {
     ) {
         self.init(store: store, foregroundTimeout: foregroundTimeout, backgroundTimeout: backgroundTimeout,
                   persistInterval: persistInterval, diagnostics: diagnostics, wallClock: { Date() },
-                  steadyClock: { SteadyClock.secondsSinceBoot() }, wallClockIsSystem: true)
+                  steadyClock: { SteadyClock.secondsSinceBoot() }, wallClockIsSystem: true,
+                  coarseClock: { CoarseClock.seconds() })
     }
 
     /// Restores the session saved in `store`, with the wall clock and the forward-only clock
     /// given; `wallClockIsSystem` when `wallClock` reads `Date()` (a reporter's reading of it
-    /// then stands in for it, see ``nextEvent(at:id:wallClockReading:)``).
+    /// then stands in for it, see ``nextEvent(at:id:wallClockReading:)``); `coarseClock`, a
+    /// monotonic clock that does not count sleep (``Tracking/CoarseClock``), for working out the
+    /// steady clock's present from a reporter's reading between reads of it (``SteadyEstimate``).
     init(
         store: any IdentityStore, foregroundTimeout: TimeInterval, backgroundTimeout: TimeInterval,
         persistInterval: TimeInterval, diagnostics: Diagnostics?,
         wallClock: @escaping @Sendable () -> Date, steadyClock: @escaping @Sendable () -> TimeInterval,
-        wallClockIsSystem: Bool = false
+        wallClockIsSystem: Bool = false, coarseClock: (@Sendable () -> TimeInterval)? = nil
     ) {
         self.wallClock = wallClock
         self.steadyClock = steadyClock
+        self.coarseClock = coarseClock
         self.wallClockIsSystem = wallClockIsSystem
         self.store = store
         self.diagnostics = diagnostics
@@ -93,15 +106,23 @@ public final class SessionTracker: Sendable {
     ///   reporter's, ``Tracking/TrackedEvent/clockReading``): with the system's wall clock, it is
     ///   used as the present, off by the microseconds since it was taken, and the wall clock is
     ///   not read again.
+    ///   With a coarse clock, the steady clock's present is worked out from the reading (see
+    ///   ``SteadyEstimate``), under the lock that keeps the estimate.
     func nextEvent(at date: Date, id: UUID, wallClockReading: Date? = nil) -> SessionSnapshot {
-        let steady: TimeInterval
-        if wallClockIsSystem, let wallClockReading {
-            steady = steadyClock() + date.timeIntervalSince(wallClockReading)
+        let reading = wallClockIsSystem ? wallClockReading : nil
+        // Read before the lock, unless the estimate (kept under it) stands in for the steady clock.
+        let measured: TimeInterval? = if let reading {
+            coarseClock == nil ? steadyClock() + date.timeIntervalSince(reading) : nil
         } else {
-            steady = self.steady(date)
+            steady(date)
         }
         let persistInterval = self.persistInterval
         return saved.withLock { saved in
+            var steady = measured ?? 0
+            if measured == nil, let reading, let coarseClock {
+                steady = Self.present(&saved.estimate, wall: reading, coarse: coarseClock(), steadyClock: steadyClock)
+                    + date.timeIntervalSince(reading)
+            }
             let snapshot = saved.state.nextEvent(at: date, steady: steady, id: id)
             saved.unsaved = true
             if snapshot.isNewSession || saved.lastSaved.map({ date.timeIntervalSince($0) >= persistInterval || date < $0 }) ?? true {
@@ -109,6 +130,18 @@ public final class SessionTracker: Sendable {
             }
             return snapshot
         }
+    }
+
+    /// The steady clock's present at the wall clock's `wall` and the coarse clock's `coarse`,
+    /// read together: estimated, or read and the estimate calibrated.
+    private static func present(
+        _ estimate: inout SteadyEstimate, wall: Date, coarse: TimeInterval, steadyClock: () -> TimeInterval
+    ) -> TimeInterval {
+        let wallSeconds = wall.timeIntervalSinceReferenceDate
+        if let estimated = estimate.steady(wall: wallSeconds, coarse: coarse) { return estimated }
+        let steady = steadyClock()
+        estimate.calibrate(wall: wallSeconds, coarse: coarse, steady: steady)
+        return steady
     }
 
     /// The app went to the background.

@@ -66,12 +66,21 @@ struct Redactor: EventProcessor {
         // (the digest is dropped whenever userData changes).
         if event.userDataDigest?.screenedBy != matcher.id, let userData = redacted(event.userData) { event.userData = userData }
         if !isSessionIndexOnly(event.eventContext), let own = redacted(event.eventContext, skippingBuiltIns: true) { event.eventContext = own }
-        if let shared = event.sharedContext {
+        // A shared context this redactor's matcher screened when it was made has nothing to
+        // redact under any key: passed on as it is, with no lookup.
+        if let shared = event.sharedContext, shared.screenedBy != matcher.id {
             event.sharedContext = keys.sharedCache.value(for: shared) { original in
                 redacted(original.values, skippingBuiltIns: true).map(SharedContext.init) ?? original
             }
         }
         return true
+    }
+
+    /// The id to make a shared context of `values` with (``Tracking/SharedContext/screenedBy``):
+    /// this redactor's matcher's when nothing in them is to be redacted (their built-in objects'
+    /// contents aside, as for a shared context), 0 otherwise.
+    func screen(sharedValues values: UserData) -> UInt64 {
+        redacted(values, skippingBuiltIns: true) == nil ? matcher.id : 0
     }
 
     /// `data` with every sensitive key removed or hashed, at any depth.

@@ -12,8 +12,22 @@ public final class SharedContext: Sendable, Hashable, CustomStringConvertible {
     /// The shared values.
     public let values: UserData
 
+    /// The id of the redaction matcher (a `Redactor`'s) that found nothing to redact in
+    /// ``values`` when they were made, 0 when none looked: that redactor passes this context
+    /// on as it is without looking it up. Not part of the context's value.
+    package let screenedBy: UInt64
+
     /// Shares `values`.
-    public init(_ values: UserData) { self.values = values }
+    public init(_ values: UserData) {
+        self.values = values
+        screenedBy = 0
+    }
+
+    /// Shares `values`, which the redaction matcher `screenedBy` found nothing to redact in.
+    package init(_ values: UserData, screenedBy: UInt64) {
+        self.values = values
+        self.screenedBy = screenedBy
+    }
 
     /// These values with `own` on top: a key in both takes `own`'s value, except when both
     /// values are objects, whose members are merged the same way (one level deep), so an event

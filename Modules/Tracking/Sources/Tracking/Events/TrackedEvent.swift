@@ -34,45 +34,6 @@ public struct TrackedEvent: Sendable, Equatable, Hashable, Codable {
     /// until one walks it, and again whenever ``userData`` changes. Not part of the event's value.
     package var userDataDigest: UserDataDigest?
 
-    /// Creates an event.
-    public init(
-        id: UUID = EventID.make(),
-        timestamp: Date = Date(),
-        category: String,
-        name: String,
-        action: String,
-        userData: UserData = [:],
-        context: UserData = [:],
-        sharedContext: SharedContext? = nil,
-        flags: [EventFlag] = []
-    ) {
-        self.id = id
-        self.timestamp = timestamp
-        self.category = category
-        self.name = name
-        self.action = action
-        self.userData = userData
-        self.eventContext = context
-        self.sharedContext = sharedContext
-        self.flags = flags
-    }
-
-    /// A new event of a reporter's: no context, no flag, its id and timestamp from the wall
-    /// clock's `reading`, kept as ``clockReading``. Every field is set from its argument, with
-    /// no default to build.
-    init(id: UUID, reading: Date, category: String, name: String, action: String, userData: UserData) {
-        self.id = id
-        timestamp = reading
-        self.category = category
-        self.name = name
-        self.action = action
-        self.userData = userData
-        eventContext = UserData()
-        sharedContext = nil
-        flags = []
-        clockReading = reading
-    }
-
     /// Global context (app, device, session, identifiers): the ``sharedContext`` with the
     /// ``eventContext`` on top (``SharedContext/merged(with:)``).
     ///
@@ -99,6 +60,36 @@ public struct TrackedEvent: Sendable, Equatable, Hashable, Codable {
 
     /// The kind of call this event records, derived from ``category`` (see ``EventKind``).
     public var kind: EventKind { EventKind(category: category) }
+}
+
+// The initializers are declared here, outside the type's body, so that the compiler makes the
+// memberwise one, which they call: it builds the value from its fields in place, where an
+// initializer that assigns field by field builds it in a temporary, then copies it out and
+// destroys the temporary (every field retained and released once more per event).
+extension TrackedEvent {
+    /// Creates an event.
+    public init(
+        id: UUID = EventID.make(),
+        timestamp: Date = Date(),
+        category: String,
+        name: String,
+        action: String,
+        userData: UserData = [:],
+        context: UserData = [:],
+        sharedContext: SharedContext? = nil,
+        flags: [EventFlag] = []
+    ) {
+        self.init(id: id, timestamp: timestamp, category: category, name: name, action: action, userData: userData,
+                  eventContext: context, sharedContext: sharedContext, flags: flags)
+    }
+
+    /// A new event of a reporter's: no context, no flag, its id and timestamp from the wall
+    /// clock's `reading`, kept as ``clockReading``. Every field is set from its argument, with
+    /// no default to build.
+    init(id: UUID, reading: Date, category: String, name: String, action: String, userData: UserData) {
+        self.init(id: id, timestamp: reading, category: category, name: name, action: action, userData: userData,
+                  eventContext: UserData(), sharedContext: nil, flags: [], clockReading: reading)
+    }
 }
 
 extension TrackedEvent: CustomStringConvertible {
