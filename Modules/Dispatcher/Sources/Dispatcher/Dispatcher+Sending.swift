@@ -21,22 +21,33 @@ extension Dispatcher {
         // Only the writer is taken out of the state (copying the whole backend retains each of
         // its parts), and the encoded shared context when the last event's was this one.
         let shared = event.sharedContext
-        let (ingest, closed, known, memoryMayHoldEvents) = state.withLock { state in
-            (state.backend?.ingest, state.closed, state.lastShared.flatMap { $0.shared === shared ? $0.encoded : nil },
+        // No writer once closed.
+        let (writer, known, memoryMayHoldEvents) = state.withLock { state in
+            (state.closed ? nil : state.backend?.ingest, state.lastShared.flatMap { $0.shared === shared ? $0.encoded : nil },
              state.memoryMayHoldEvents)
         }
-        // Memory is asked (under a lock of its own) only when it may hold events.
-        guard !closed, let ingest, !(memoryMayHoldEvents && overflow.isBuffering) else { return false }
-        let encoded: EncodedSharedContext?
+        // Memory is asked (under a lock of its own) only when it may hold events. The writer is
+        // moved out of its optional, not copied (which would retain it once more).
+        guard !(memoryMayHoldEvents && overflow.isBuffering), let ingest = consume writer else { return false }
         if let shared, known == nil {
             let made = EncodedSharedContext.cached(shared)
             state.withLock { $0.lastShared = (shared, made) }
-            encoded = made
-        } else {
-            encoded = known
+            return Self.journal(event, sharedContext: made, into: ingest)
         }
-        return withUnsafeTemporaryAllocation(byteCount: DirectJournalEvent.scratchSize, alignment: 8) { scratch in
-            guard let direct = DirectJournalEvent(event, sharedContext: encoded, scratch: scratch) else { return false }
+        return Self.journal(event, sharedContext: known, into: ingest)
+    }
+
+    /// Writes `event`, whose shared context's encoded form is `encoded`, into `ingest`'s journal
+    /// through a scratch buffer on the stack; whether it was written.
+    ///
+    /// Kept out of line, its arguments borrowed: the buffer's closure then uses them as they
+    /// are, not copies retained for it (and the sender hands over the encoded form it found,
+    /// not a copy of it).
+    @inline(never)
+    private static func journal(_ event: borrowing TrackedEvent, sharedContext encoded: borrowing EncodedSharedContext?,
+                                into ingest: borrowing IngestWriter) -> Bool {
+        withUnsafeTemporaryAllocation(byteCount: DirectJournalEvent.scratchSize, alignment: 8) { scratch in
+            guard let direct = DirectJournalEvent(event, sharedContext: copy encoded, scratch: scratch) else { return false }
             do {
                 try ingest.write(direct)
                 return true
