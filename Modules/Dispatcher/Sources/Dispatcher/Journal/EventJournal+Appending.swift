@@ -130,7 +130,8 @@ extension EventJournal.State {
         let contextPayload = JournalRecord.payloadSize(shared)
         let contextFrame = JournalRecord.frameSize(payload: contextPayload)
         guard var segment = try writableSegment(for: frame) else { return nil }
-        if !segment.journalledContexts.contains(shared.hash) {
+        // The last event's shared context is found without hashing into the set.
+        if segment.lastJournalledContext != shared.hash, !segment.journalledContexts.contains(shared.hash) {
             guard let roomier = try writableSegment(for: frame + contextFrame) else { return nil }
             segment = roomier
             if !segment.journalledContexts.contains(shared.hash) {
@@ -140,6 +141,7 @@ extension EventJournal.State {
                 segment.journalledContexts.insert(shared.hash)
             }
         }
+        segment.lastJournalledContext = shared.hash
         JournalRecord.write(event, payload: payload, to: segment.base + segment.end, salt: segment.number, sequence: segment.nextSequence)
         segment.nextSequence &+= 1
         segment.end += frame

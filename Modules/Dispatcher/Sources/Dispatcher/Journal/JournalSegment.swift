@@ -15,7 +15,7 @@ import Darwin
 final class JournalSegment: @unchecked Sendable {
     // Unchecked: `base` is mapped memory (a raw pointer), written only under the journal's `state` lock
     // and read only below an `end` published under it. `end`, `sealed`, `nextSequence`,
-    // `journalledContexts`, `storedEnd`, `storedSequence` and `fault` are guarded by that lock;
+    // `journalledContexts`, `lastJournalledContext`, `storedEnd`, `storedSequence` and `fault` are guarded by that lock;
     // `identity` is set before the segment is shared; the page marks have one writer each.
     static let headerSize = 16
     static let magic: UInt64 = 0x334C_4E52_4A4B_5254 // "TRKJRNL3" little-endian
@@ -48,6 +48,9 @@ final class JournalSegment: @unchecked Sendable {
     var isDamaged: Bool { scan?.isDamaged ?? false }
     /// The shared contexts written in this segment (guarded by the journal's lock).
     var journalledContexts: Set<UInt64> = []
+    /// The shared context of the last event written here, one of ``journalledContexts``
+    /// (guarded by the journal's lock): the usual event's is found without a set lookup.
+    var lastJournalledContext: UInt64?
     /// The shared contexts read from this segment so far (touched only by the consumer).
     var readContexts: [UInt64: EncodedSharedContext] = [:]
     /// The end of valid records.
