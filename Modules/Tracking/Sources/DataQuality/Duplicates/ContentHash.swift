@@ -74,18 +74,25 @@ struct ContentHash {
         let utf8 = text.utf8
         combine(word: UInt64(utf8.count))
         let hashed: Void? = utf8.withContiguousStorageIfAvailable { bytes in
+            guard let base = bytes.baseAddress else { return }
+            let count = bytes.count
             var offset = 0
-            if let base = bytes.baseAddress {
-                while offset + 8 <= bytes.count {
-                    combine(word: UnsafeRawPointer(base).loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-                    offset += 8
-                }
+            while offset + 8 <= count {
+                combine(word: UnsafeRawPointer(base).loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                offset += 8
             }
-            if offset < bytes.count {
-                var tail: UInt64 = 0
-                for byte in bytes[offset...] { tail = tail << 8 | UInt64(byte) }
-                combine(word: tail)
+            guard offset < count else { return }
+            // The last 1 to 7 bytes, the first of them highest (`tail << 8 | byte` for each).
+            var tail: UInt64 = 0
+            if count >= 8 {
+                // One load of the last 8 bytes, of which the wanted ones are the highest.
+                let shift = UInt64(8 &* (8 &- (count &- offset)))
+                let last = UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+                tail = (last >> shift).byteSwapped >> shift
+            } else {
+                for index in offset..<count { tail = tail << 8 | UInt64(base[index]) }
             }
+            combine(word: tail)
         }
         if hashed == nil {
             // Text without contiguous UTF-8 (bridged): byte by byte.
