@@ -13,7 +13,7 @@ import Foundation
 /// Idle time is measured on a clock that setting the date does not step: each
 /// moment is placed on it by its distance from the wall clock's present. For an event a
 /// reporter made, that clock's present is worked out from the reporter's wall-clock reading
-/// and the coarse clock (``SteadyEstimate``), which is read at about a tenth of the cost, and
+/// and the coarse clock (`SteadyEstimate`), which is read at about a tenth of the cost, and
 /// the steady clock itself is read at most once a second, and whenever the device slept or the
 /// date was set.
 public final class SessionTracker: Sendable {
