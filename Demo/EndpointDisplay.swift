@@ -6,7 +6,7 @@ import Foundation
 /// hide), or the file an NDJSON destination appends to. The write key is never part of it.
 enum EndpointDisplay {
     /// `segment http://127.0.0.1:8080/v1/batch`, `snowplow https://c.example.com/com.snowplowanalytics.snowplow/tp2`,
-    /// `ndjson /tmp/outbox.ndjson`; the name alone for a destination of another kind.
+    /// `ndjson .demo/outbox.ndjson`; the name alone for a destination of another kind.
     static func text(of destination: any Destination) -> String {
         switch destination {
         case let segment as SegmentDestination: "\(segment.name) \(text(of: segment.batchURL))"
@@ -16,15 +16,14 @@ enum EndpointDisplay {
         }
     }
 
-    /// `scheme://host[:port]/path` of `url`; a file URL's path.
+    /// `scheme://host[:port]/path` of `url` (its query and fragment left out, its user and
+    /// password removed as everywhere else, by `EndpointURL.redacted`); a file URL's path.
     static func text(of url: URL) -> String {
         if url.isFileURL { return url.path }
-        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
-              let scheme = components.scheme, let host = components.percentEncodedHost else {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true), components.host != nil else {
             return "(an endpoint that is not a URL)"
         }
-        // An IPv6 address keeps its brackets, so that the port after it reads as a port.
-        let shownHost = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
-        return "\(scheme)://\(shownHost)" + (components.port.map { ":\($0)" } ?? "") + components.percentEncodedPath
+        (components.query, components.fragment) = (nil, nil)
+        return components.url.map(EndpointURL.redacted) ?? "(an endpoint that is not a URL)"
     }
 }
