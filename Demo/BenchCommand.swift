@@ -40,14 +40,7 @@ enum BenchCommand {
         let quick = options.has("quick")
         let backlog = try options.int("backlog", default: quick ? 20_000 : 1_000_000, in: 1_000...50_000_000)
         let sends = try options.int("sends", default: quick ? 10_000 : 200_000, in: 1_000...10_000_000)
-        let window = try options.seconds("idle-window", default: IdlePhase.window)
-        let modes = ["stack-only", "peer-workload", "startup-probe", "idle-probe", "idle-floor-probe"].filter { options.has($0) || options.value($0) != nil }
-        if modes.count > 1 {
-            throw UsageError("--\(modes[0]) and --\(modes[1]) are different runs: give one of them")
-        }
-        if options.value("idle-window") != nil, options.value("idle-probe") == nil, !options.has("idle-floor-probe") {
-            throw UsageError("--idle-window applies to --idle-probe or --idle-floor-probe only")
-        }
+        try checkModes(options)
         if let store = options.value("startup-probe") {
             say("startup_ms \(try await StartupPhase.probe(storePath: store))")
             return 0
@@ -59,16 +52,8 @@ enum BenchCommand {
             say("\(PeerWorkload.key) \(try await PeerWorkload.run(directory: directory))")
             return 0
         }
-        if let probe = options.value("idle-probe") {
-            guard let url = URL(string: probe), url.scheme == "http", url.host?.hasPrefix("127.") == true else {
-                throw UsageError("--idle-probe takes a loopback collector's URL (http://127.x.x.x:PORT), got '\(probe)'")
-            }
-            say(IdlePhase.lines(try await IdlePhase.run(collector: url, directory: directory, window: window)))
-            return 0
-        }
-        if options.has("idle-floor-probe") {
-            say("\(IdleFloor.key) \(await IdleFloor.run(window: window))")
-            return 0
+        if options.value("idle-probe") != nil || options.has("idle-floor-probe") {
+            return try runIdleProbe(options, directory: directory)
         }
         let progress = ProgressPrinter(enabled: ProgressPrinter.isEnabled(options)) { status, elapsed in
             "bench: progress: \(status.isEmpty ? "starting" : status), \(Int(elapsed)) s"
@@ -78,6 +63,54 @@ enum BenchCommand {
                               flaggedContractJSON: DemoContract.json, progress: progress.setStatus)
         let result = try await options.has("stack-only") ? bench.runStackSendCost() : bench.run()
         say(options.has("json") ? result.json : result.table)
+        return 0
+    }
+
+    /// Refuses two runs asked at once, and an idle window with no idle probe.
+    static func checkModes(_ options: CommandLineOptions) throws {
+        let modes = ["stack-only", "peer-workload", "startup-probe", "idle-probe", "idle-floor-probe"].filter { options.has($0) || options.value($0) != nil }
+        if modes.count > 1 {
+            throw UsageError("--\(modes[0]) and --\(modes[1]) are different runs: give one of them")
+        }
+        if options.value("idle-window") != nil, options.value("idle-probe") == nil, !options.has("idle-floor-probe") {
+            throw UsageError("--idle-window applies to --idle-probe or --idle-floor-probe only")
+        }
+    }
+
+    /// `demo bench --idle-probe URL` or `--idle-floor-probe`, synchronously on the calling
+    /// thread: `main` runs it before its first `await`, so that no Swift task of the demo's own
+    /// wakes the process in the window (see `IdlePhase`). Nil when `arguments` ask for anything
+    /// else (help included), which `run(_:)` handles.
+    static func runIdleProbe(_ arguments: [String]) -> Int32? {
+        guard arguments.first == "bench", !arguments.contains("--help"), !arguments.contains("-h"),
+              let options = try? CommandLineOptions(Array(arguments.dropFirst()), spec: spec),
+              options.value("idle-probe") != nil || options.has("idle-floor-probe") else { return nil }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tracking-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        do {
+            try checkModes(options)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            return try runIdleProbe(options, directory: directory)
+        } catch let error as UsageError {
+            printError("demo: \(error)")
+            return 2
+        } catch {
+            printError("demo: \(error)")
+            return 1
+        }
+    }
+
+    /// Runs the idle probe or its floor that `options` ask for, printing its `key value` lines.
+    private static func runIdleProbe(_ options: CommandLineOptions, directory: URL) throws -> Int32 {
+        let window = try options.seconds("idle-window", default: IdlePhase.window)
+        if let probe = options.value("idle-probe") {
+            guard let url = URL(string: probe), url.scheme == "http", url.host?.hasPrefix("127.") == true else {
+                throw UsageError("--idle-probe takes a loopback collector's URL (http://127.x.x.x:PORT), got '\(probe)'")
+            }
+            say(IdlePhase.lines(try IdlePhase.run(collector: url, directory: directory, window: window)))
+        } else {
+            say("\(IdleFloor.key) \(IdleFloor.run(window: window))")
+        }
         return 0
     }
 }

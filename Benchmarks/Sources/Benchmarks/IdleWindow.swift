@@ -1,7 +1,7 @@
 import Foundation
 
 /// One idle window measured in this process: the wake-ups and CPU time of every thread while
-/// the caller's task waits `seconds`, and who woke (see ``ThreadSwitches``).
+/// the calling thread sleeps `seconds`, and who woke (see ``ThreadSwitches``).
 ///
 /// The idle probe and its floor both measure through this type, so the two figures differ by
 /// what ran before the window and nothing else.
@@ -13,15 +13,13 @@ struct IdleWindow {
     /// The switches split between libdispatch's event thread, retiring threads and the rest.
     var split: ThreadSwitches.Split
 
-    /// Waits `seconds` with the calling task suspended (a global-queue timer resumes it) and
-    /// measures the window. The wait itself costs a wake-up or two: counted, not subtracted.
-    static func measure(seconds: TimeInterval) async -> IdleWindow {
+    /// Sleeps the calling thread `seconds` and measures the window. The sleep's own end costs a
+    /// wake-up: counted, not subtracted.
+    static func measure(seconds: TimeInterval) -> IdleWindow {
         // The per-thread reading first: its reads of /proc are not the window's CPU.
         let threadsAtStart = ThreadSwitches.now()
         let before = Usage.now()
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { continuation.resume() }
-        }
+        Thread.sleep(forTimeInterval: seconds)
         let after = Usage.now()
         let threadsAtEnd = ThreadSwitches.now()
         let total = after.switches - before.switches

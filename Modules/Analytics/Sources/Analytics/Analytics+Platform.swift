@@ -1,4 +1,4 @@
-import Dispatcher
+@_spi(Tasks) import Dispatcher
 import Foundation
 
 extension Analytics {
@@ -53,6 +53,6 @@ extension Analytics {
     /// The device was unlocked: a store that could not be opened before (protected until first
     /// unlock) can be now, so it is opened at once rather than at the next retry.
     func protectedDataDidBecomeAvailable() {
-        Task { [dispatcher] in _ = await dispatcher.retryOpeningStorage() }
+        LibraryTask.start { [dispatcher] in _ = await dispatcher.retryOpeningStorage() }
     }
 }

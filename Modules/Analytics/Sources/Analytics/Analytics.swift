@@ -1,5 +1,5 @@
 import DataQuality
-import Dispatcher
+@_spi(Tasks) import Dispatcher
 import Foundation
 import Tracking
 
@@ -146,7 +146,7 @@ public final class Analytics: Sendable {
             } else {
                 reason = "the store closed while starting"
             }
-            Task { [dispatcher] in await dispatcher.close(timeout: 1) }
+            LibraryTask.start { [dispatcher] in await dispatcher.close(timeout: 1) }
             throw StoreError.cannotOpen(path: storePath, reason: reason, errno: nil)
         }
         if !waiting, let problem = (location ?? .current).excludeFromBackup() { diagnostics.record(.storage, code: "backup", message: problem) }
@@ -183,7 +183,7 @@ public final class Analytics: Sendable {
             }
             opened.fire()
             if !protected {
-                Task { [weak dispatcher, gate] in
+                LibraryTask.start { [weak dispatcher, gate] in
                     // A store that did not open is retried: senders stop waiting for room meanwhile.
                     if await dispatcher?.storageReady() != .available { gate.stopWaitingForRoom() }
                     opened.fire()

@@ -1,3 +1,4 @@
+@_spi(Tasks) import Dispatcher
 import Foundation
 import Tracking
 
@@ -37,7 +38,7 @@ final class BackgroundDrain: Sendable {
         guard started else { return }
         let grant = provider.begin(reason: Self.reason) { [weak self] in self?.finish(lease) }
         lease.attach(grant)
-        Task { [weak self] in
+        LibraryTask.start { [weak self] in
             await drain()
             if let self { self.finish(lease) } else { lease.finish() }
         }

@@ -1,5 +1,5 @@
 import DataQuality
-import Dispatcher
+@_spi(Tasks) import Dispatcher
 import Foundation
 import Tracking
 
@@ -38,7 +38,7 @@ final class ConsentBridge: Sendable {
         let boundary = change == .optedOut ? EventID.make() : nil
         state.withLock { state in
             let previous = state.last
-            let task = Task {
+            let task = LibraryTask.start {
                 await previous?.value
                 await self.run(change, boundary: boundary, on: dispatcher)
             }
@@ -51,7 +51,7 @@ final class ConsentBridge: Sendable {
     func afterChanges(_ work: @escaping @Sendable () -> Void) {
         state.withLock { state in
             let previous = state.last
-            let task = Task {
+            let task = LibraryTask.start {
                 await previous?.value
                 work()
             }

@@ -1,3 +1,4 @@
+@_spi(Tasks) import Dispatcher
 import Foundation
 import Tracking
 
@@ -12,7 +13,7 @@ final class SuspensionSteps: Sendable {
     func enqueue(_ step: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
         last.withLock { last in
             let previous = last
-            let task = Task {
+            let task = LibraryTask.start {
                 await previous?.value
                 await step()
             }

@@ -1,4 +1,5 @@
 import Dispatch
+@_spi(Tasks) import Dispatcher
 import Foundation
 import Tracking
 
@@ -55,7 +56,7 @@ final class TerminationDrain: @unchecked Sendable {
         queue.asyncAfter(deadline: .now() + timeout) { Self.end(by: number) }
         let drain = self.drain
         let timeout = self.timeout
-        Task.detached {
+        LibraryTask.start {
             await drain(max(0, timeout - 0.25))
             Self.end(by: number)
         }

@@ -94,7 +94,7 @@ extension Dispatcher {
     static func waitingFor(_ body: @escaping @Sendable () async -> Result<Void, any Error>) -> Result<Void, any Error> {
         let result = LockedValue<Result<Void, any Error>>(.success(()))
         let done = DispatchSemaphore(value: 0)
-        Task {
+        LibraryTask.start {
             let value = await body()
             result.withLock { $0 = value }
             done.signal()

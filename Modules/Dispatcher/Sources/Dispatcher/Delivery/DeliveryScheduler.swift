@@ -72,9 +72,9 @@ final class DeliveryScheduler: Sendable {
         }
         if stop {
             let worker = self.worker
-            Task { await worker.finishAfterCurrentBatch() }
+            LibraryTask.start { await worker.finishAfterCurrentBatch() }
         }
-        if start { Task { await self.pump() } }
+        if start { LibraryTask.start { await self.pump() } }
     }
 
     /// Asks for a round for `reason`; returns at once. The round starts unless the reason does
@@ -94,7 +94,7 @@ final class DeliveryScheduler: Sendable {
             $0.running = true
             return (true, true)
         }
-        if start { Task { await self.pump() } }
+        if start { LibraryTask.start { await self.pump() } }
         return wanted
     }
 
@@ -138,7 +138,7 @@ final class DeliveryScheduler: Sendable {
     func pause() {
         state.withLock { $0.paused = true }
         let worker = self.worker
-        Task { await worker.finishAfterCurrentBatch() }
+        LibraryTask.start { await worker.finishAfterCurrentBatch() }
     }
 
     /// Allows rounds again (also after a refused endpoint) and runs one if any was asked for
@@ -151,7 +151,7 @@ final class DeliveryScheduler: Sendable {
             $0.running = true
             return true
         }
-        if start { Task { await self.pump() } }
+        if start { LibraryTask.start { await self.pump() } }
     }
 
     /// Runs `body` while no delivery round runs (see ``DeliveryWorker/excludingRounds(_:)``).

@@ -101,7 +101,7 @@ actor DeliveryWorker {
         }
         state = .delivering
         finishRequested = false
-        let round = Task { await self.runRound(deadline: deadline, ignoringBackoff: ignoringBackoff) }
+        let round = LibraryTask.start { await self.runRound(deadline: deadline, ignoringBackoff: ignoringBackoff) }
         currentRound = round
         return await withTaskCancellationHandler {
             await round.value

@@ -6,13 +6,13 @@ import Foundation
 ///
 /// The timeout needs no thread of Swift's cooperative pool: a ``LibraryTimer`` resumes the
 /// caller when the time runs out, so the call returns on time even while the host keeps every
-/// pool thread blocked (provided the caller's own executor can run it). The work itself is an
-/// ordinary task, which runs once the pool has a thread for it.
+/// pool thread blocked (provided the caller's own executor can run it). The work itself is a
+/// library task (see ``LibraryTask``), which runs once one of the library's queues is free.
 func withTimeout<Value: Sendable>(_ seconds: TimeInterval, _ work: @escaping @Sendable () async -> Value) async -> Value? {
     let once = ResumeOnce<Value?>()
     return await withCheckedContinuation { continuation in
         once.set(continuation)
-        Task { once.resume(with: await work()) }
+        LibraryTask.start { once.resume(with: await work()) }
         let timer = LibraryTimer(after: seconds) { once.resume(with: nil) }
         once.keep(timer)
     }
