@@ -14,7 +14,7 @@ enum BenchCommand {
     /// The options `bench` parses and its help lists.
     static let spec = CommandSpec(
         name: "bench",
-        synopsis: "[--quick] [--json] [--backlog N] [--sends N] [--progress] [--stack-only] [--peer-workload] [--startup-probe STORE] [--idle-probe URL | --idle-floor-probe] [--idle-window S]",
+        synopsis: "[--quick] [--json] [--backlog N] [--sends N] [--progress] [--stack-only] [--peer-workload] [--startup-probe STORE] [--idle-probe URL [--idle-await] | --idle-floor-probe] [--idle-window S]",
         summary: """
         Measures send cost, ingest, delivery, memory, store size and reopen time, with a
         plain-SQLite reference from the same run. Run it in release: swift run -c release demo bench.
@@ -32,6 +32,7 @@ enum BenchCommand {
             .value("idle-probe", "URL", "Only the idle probe against the loopback collector at URL\n(10 events delivered, then S seconds idle), printing\nidle_wakeups_per_s, idle_cpu_ms_per_min and threads_idle;\nthe bench runs it in a fresh child process."),
             .flag("idle-floor-probe", "Only the idle probe's reference: one Swift task, then S\nseconds idle, printing idle_wakeups_per_s_floor."),
             .value("idle-window", "S", "Seconds of idle the probe measures (default 10)."),
+            .flag("idle-await", "The idle probe awaits ready() and drain() on its main actor\ninstead of asking for delivery and polling the counters."),
         ],
         brief: "Measures send cost, ingest, delivery, memory, store size, reopen time.")
 
@@ -53,7 +54,7 @@ enum BenchCommand {
             return 0
         }
         if options.value("idle-probe") != nil || options.has("idle-floor-probe") {
-            return try runIdleProbe(options, directory: directory)
+            return try await runIdleProbe(options, directory: directory)
         }
         let progress = ProgressPrinter(enabled: ProgressPrinter.isEnabled(options)) { status, elapsed in
             "bench: progress: \(status.isEmpty ? "starting" : status), \(Int(elapsed)) s"
@@ -75,13 +76,16 @@ enum BenchCommand {
         if options.value("idle-window") != nil, options.value("idle-probe") == nil, !options.has("idle-floor-probe") {
             throw UsageError("--idle-window applies to --idle-probe or --idle-floor-probe only")
         }
+        if options.has("idle-await"), options.value("idle-probe") == nil {
+            throw UsageError("--idle-await applies to --idle-probe only")
+        }
     }
 
-    /// `demo bench --idle-probe URL` or `--idle-floor-probe`, synchronously on the calling
-    /// thread: `main` runs it before its first `await`, so that no Swift task of the demo's own
+    /// `demo bench --idle-probe URL` or `--idle-floor-probe`, on the caller's actor: `main` runs
+    /// it on its main actor before starting any task, so that no Swift task of the demo's own
     /// wakes the process in the window (see `IdlePhase`). Nil when `arguments` ask for anything
     /// else (help included), which `run(_:)` handles.
-    static func runIdleProbe(_ arguments: [String]) -> Int32? {
+    nonisolated(nonsending) static func runIdleProbe(_ arguments: [String]) async -> Int32? {
         guard arguments.first == "bench", !arguments.contains("--help"), !arguments.contains("-h"),
               let options = try? CommandLineOptions(Array(arguments.dropFirst()), spec: spec),
               options.value("idle-probe") != nil || options.has("idle-floor-probe") else { return nil }
@@ -90,7 +94,7 @@ enum BenchCommand {
         do {
             try checkModes(options)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            return try runIdleProbe(options, directory: directory)
+            return try await runIdleProbe(options, directory: directory)
         } catch let error as UsageError {
             printError("demo: \(error)")
             return 2
@@ -101,13 +105,14 @@ enum BenchCommand {
     }
 
     /// Runs the idle probe or its floor that `options` ask for, printing its `key value` lines.
-    private static func runIdleProbe(_ options: CommandLineOptions, directory: URL) throws -> Int32 {
+    private nonisolated(nonsending) static func runIdleProbe(_ options: CommandLineOptions, directory: URL) async throws -> Int32 {
         let window = try options.seconds("idle-window", default: IdlePhase.window)
         if let probe = options.value("idle-probe") {
             guard let url = URL(string: probe), url.scheme == "http", url.host?.hasPrefix("127.") == true else {
                 throw UsageError("--idle-probe takes a loopback collector's URL (http://127.x.x.x:PORT), got '\(probe)'")
             }
-            say(IdlePhase.lines(try IdlePhase.run(collector: url, directory: directory, window: window)))
+            say(IdlePhase.lines(try await IdlePhase.run(collector: url, directory: directory, window: window,
+                                                        awaiting: options.has("idle-await"))))
         } else {
             say("\(IdleFloor.key) \(IdleFloor.run(window: window))")
         }

@@ -8,7 +8,7 @@ if let shortage = Dispatcher.resourceShortage() {
     FileHandle.standardError.write(Data("demo: \(shortage)\n".utf8))
     exit(1)
 }
-// The idle probes run here, on the main thread before any task: see BenchCommand.runIdleProbe.
-if let status = BenchCommand.runIdleProbe(arguments) { exit(status) }
+// The idle probes run here, on the main actor before any task: see BenchCommand.runIdleProbe.
+if let status = await BenchCommand.runIdleProbe(arguments) { exit(status) }
 let status = await DemoCommand.run(arguments)
 exit(status)

@@ -14,6 +14,8 @@ struct BenchOptionTests {
             (["bench", "--stack-only", "--startup-probe", "x.sqlite"], "--stack-only and --startup-probe"),
             (["bench", "--quick", "--idle-window", "5"], "--idle-window applies to"),
             (["bench", "--quick", "--idle-window", "abc"], "idle-window"),
+            (["bench", "--idle-floor-probe", "--idle-await"], "--idle-await applies to"),
+            (["bench", "--idle-probe", "http://127.0.0.1:9/v1/batch", "--idle-window", "-1"], "idle-window"),
         ]
         for (arguments, says) in cases {
             let demo = try DemoProcess(arguments)

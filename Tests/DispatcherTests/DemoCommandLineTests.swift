@@ -146,7 +146,7 @@ struct DemoCommandLineTests {
             "flush": ["store", "endpoint", "format", "write-key", "timeout", "progress", "help"],
             "requeue": ["store", "help"],
             "reconcile": ["ignore", "help"],
-            "bench": ["quick", "json", "backlog", "sends", "progress", "stack-only", "peer-workload", "startup-probe", "idle-probe", "idle-floor-probe", "idle-window", "help"],
+            "bench": ["quick", "json", "backlog", "sends", "progress", "stack-only", "peer-workload", "startup-probe", "idle-probe", "idle-floor-probe", "idle-window", "idle-await", "help"],
         ]
         var texts: Set<String> = []
         for (command, names) in expected {
@@ -161,7 +161,7 @@ struct DemoCommandLineTests {
             // Every option the help lists is one the command parses: given with a stray argument
             // after it, the complaint is about the stray, not the option.
             for name in names.subtracting(["help"]) {
-                let takesValue = !["print-ids", "progress", "drain-on-signal", "quick", "json", "stack-only", "peer-workload", "idle-floor-probe"].contains(name)
+                let takesValue = !["print-ids", "progress", "drain-on-signal", "quick", "json", "stack-only", "peer-workload", "idle-floor-probe", "idle-await"].contains(name)
                 var arguments = [command, "--\(name)"] + (takesValue ? ["v"] : [])
                 arguments += command == "reconcile" ? ["a", "b", "STRAY"] : ["STRAY"]
                 let result = try await run(arguments)

@@ -11,9 +11,9 @@ import Workload
 /// bench's own collector, sampler and earlier phases do not count: the child starts
 /// ``Analytics`` with the command line's default configuration and a Segment destination at the
 /// parent's loopback collector, sends the events through `analytics.reporter(for:)`, asks for
-/// delivery until all are delivered, then measures the window at once and prints one
-/// `key value` line per figure. The child runs it before any Swift task of its own (see
-/// ``run(collector:directory:window:)``).
+/// their delivery until all are delivered, then measures the window at once and prints one
+/// `key value` line per figure. The child runs it on its main actor before any Swift task of
+/// its own (see ``run(collector:directory:window:awaiting:)``).
 ///
 /// - `idle_wakeups_per_s`: the process's context switches in the window (`getrusage`,
 ///   `ru_nvcsw + ru_nivcsw`, every thread on Linux), per second. Split by thread (see
@@ -50,44 +50,34 @@ public enum IdlePhase {
     /// Runs the probe in this process against the collector at `collector`, on a store in
     /// `directory`, measuring `window` seconds of idle.
     ///
-    /// Synchronous, on the calling thread, and started before any Swift task of the process: the
-    /// probe is an app whose own code uses no Swift concurrency, so that what wakes in the window
-    /// is the library's (its tasks run on its own queues, see `LibraryTask`) and not the pool
-    /// monitor the app's first task on Swift's global executor would start on Linux (that is
-    /// what ``IdleFloor`` measures). It waits for the store and the delivery by polling, before
-    /// the window.
+    /// It runs as an app whose own code starts no Swift task, on the caller's actor (the demo's
+    /// main actor, before its first task), so that what wakes in the window is the library's,
+    /// not the pool monitor a task on Swift's global executor starts on Linux (what
+    /// ``IdleFloor`` measures). By default it waits as most apps do, not at all: it sends, asks
+    /// for delivery (`requestDelivery()`, Segment's `flush()`), and polls the counters. With
+    /// `awaiting`, it awaits `ready()` and `drain(timeout:)` instead, which run where the
+    /// library's tasks run (`LibraryTask`). The window is a sleep of the calling thread.
     /// - Returns: the figures by key (see ``keys``).
     /// - Throws: ``BenchError`` when the store did not open or an event was not delivered.
-    public static func run(collector: URL, directory: URL, window: TimeInterval = window) throws -> [String: Double] {
+    public nonisolated(nonsending) static func run(collector: URL, directory: URL, window: TimeInterval = window,
+                                                   awaiting: Bool = false) async throws -> [String: Double] {
         let threadsBefore = threadCount()
         var configuration = AnalyticsConfiguration.commandLine(storePath: directory.appendingPathComponent("idle.sqlite").path)
         configuration.destination = .segment(endpoint: collector, writeKey: "bench-write-key")
         let analytics = try Analytics(configuration: configuration)
         // The store opens in the background: the events are sent once it is open.
-        guard poll(seconds: 30, until: { analytics.dispatcher.storage != .opening }), analytics.dispatcher.storage == .available else {
-            throw BenchError("the idle store did not open: \(analytics.dispatcher.storage)")
-        }
+        let storage = awaiting ? await analytics.ready() : waitForStorage(analytics)
+        guard storage == .available else { throw BenchError("the idle store did not open: \(storage)") }
         let app = LoadGenerator(reporter: analytics.reporter(for: OnboardingAnalytics.self))
         for index in 0..<events { app.send(index) }
-        // Once the events are stored, one request delivers them (again only after a failure).
-        var delivered = false
-        for _ in 0..<60 where !delivered {
-            guard poll(seconds: 10, until: { analytics.counters.store.pending + analytics.counters.delivered >= events }) else { break }
-            analytics.requestDelivery()
-            delivered = poll(seconds: 1) { analytics.counters.delivered == events && analytics.counters.store.pending == 0 }
-        }
-        guard delivered else {
-            let counters = analytics.counters
+        if awaiting { await analytics.drain(timeout: 60) } else { requestDelivery(analytics) }
+        let counters = analytics.counters
+        guard counters.delivered == events, counters.store.pending == 0 else {
             throw BenchError("idle probe: \(counters.delivered) of \(events) delivered in 60 s, \(counters.store.pending) pending")
         }
         let measured = IdleWindow.measure(seconds: window)
         let threads = threadCount() - threadsBefore
-        let closed = DispatchSemaphore(value: 0)
-        Task.detached {
-            await analytics.close()
-            closed.signal()
-        }
-        closed.wait()
+        await analytics.close()
         let total = measured.switches, split = measured.split
         return [
             "idle_wakeups_per_s": Double(total) / window,
@@ -97,6 +87,25 @@ public enum IdlePhase {
             "idle_cpu_ms_per_min": measured.cpuSeconds * 1000 * 60 / window,
             "threads_idle": Double(threads),
         ]
+    }
+
+    /// Polls until the store opened at start is no longer opening (at most 30 s).
+    static func waitForStorage(_ analytics: Analytics) -> StorageState {
+        _ = poll(seconds: 30) { analytics.dispatcher.storage != .opening }
+        return analytics.dispatcher.storage
+    }
+
+    /// Asks for delivery once the events are stored, and polls until they are delivered (again
+    /// after a failed round), for at most 60 s.
+    static func requestDelivery(_ analytics: Analytics) {
+        let deadline = Date(timeIntervalSinceNow: 60)
+        while Date() < deadline {
+            let counters = analytics.counters
+            if counters.delivered == events, counters.store.pending == 0 { return }
+            guard poll(seconds: 10, until: { analytics.counters.store.pending + analytics.counters.delivered >= events }) else { return }
+            analytics.requestDelivery()
+            _ = poll(seconds: 1) { analytics.counters.delivered == events && analytics.counters.store.pending == 0 }
+        }
     }
 
     /// Checks `condition` every 20 ms until it holds or `seconds` pass.

@@ -1,5 +1,5 @@
 import DataQuality
-import Dispatcher
+@_spi(Tasks) import Dispatcher
 import Foundation
 import Tracking
 
@@ -11,10 +11,12 @@ extension Analytics {
     /// `timeout` seconds: the one call that waits for delivery. Delivery otherwise happens by
     /// itself (a full batch, the flush interval, the lifecycle moments of the strategy).
     @discardableResult
-    public func drain(timeout: TimeInterval = 60) async -> DrainResult {
-        await ready()
-        _ = await bridge.settle()
-        return await dispatcher.drain(timeout: timeout)
+    public nonisolated(nonsending) func drain(timeout: TimeInterval = 60) async -> DrainResult {
+        return await LibraryTask.run {
+            await ready()
+            _ = await bridge.settle()
+            return await dispatcher.drain(timeout: timeout)
+        }
     }
 
     /// Asks for a delivery round now and returns at once, without waiting for it (what
@@ -51,14 +53,16 @@ extension Analytics {
     /// Stops observing, applies the privacy decisions still pending, persists everything sent,
     /// tries a last delivery within `timeout`, closes the store and stops the inspector. Events
     /// sent afterwards are refused and counted.
-    public func close(timeout: TimeInterval = 10) async {
-        // The events waiting for the store being opened go through the stages first.
-        await ready()
-        watchers.stop()
-        backgroundDrain.stop()
-        _ = await bridge.settle()
-        quality.sessions.persist()
-        await dispatcher.close(timeout: timeout)
-        inspector?.server.stop()
+    public nonisolated(nonsending) func close(timeout: TimeInterval = 10) async {
+        await LibraryTask.run {
+            // The events waiting for the store being opened go through the stages first.
+            await ready()
+            watchers.stop()
+            backgroundDrain.stop()
+            _ = await bridge.settle()
+            quality.sessions.persist()
+            await dispatcher.close(timeout: timeout)
+            inspector?.server.stop()
+        }
     }
 }

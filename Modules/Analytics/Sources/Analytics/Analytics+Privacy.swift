@@ -1,5 +1,5 @@
 import DataQuality
-import Dispatcher
+@_spi(Tasks) import Dispatcher
 import Foundation
 
 /// Opt-out, consent and purge: the privacy controls of the runtime.
@@ -46,12 +46,14 @@ extension Analytics {
     /// When the store cannot be written (locked or failing for 10 s while events wait in the
     /// journal), what it held is still deleted and the failure is reported in ``settle()``'s lines
     /// and ``diagnostics`` (`privacy_not_applied`): call it again once the store works.
-    public func purge() async {
-        quality.purge()
-        renewRedactionKey()
-        // The store's purge deletes every event persisted by then and the whole metadata: it
-        // must finish before anything new is sent or a new identifier is saved.
-        _ = await bridge.settle()
+    public nonisolated(nonsending) func purge() async {
+        await LibraryTask.run {
+            quality.purge()
+            renewRedactionKey()
+            // The store's purge deletes every event persisted by then and the whole metadata: it
+            // must finish before anything new is sent or a new identifier is saved.
+            _ = await bridge.settle()
+        }
     }
 
     /// Gives the installation a new redaction key, so that a value hashed after a purge does not
@@ -72,5 +74,5 @@ extension Analytics {
     /// Waits until every privacy decision so far has been applied to the stored events.
     /// - Returns: one line per decision applied since the start, saying what it did.
     @discardableResult
-    public func settle() async -> [String] { await bridge.settle() }
+    public nonisolated(nonsending) func settle() async -> [String] { await LibraryTask.run { await bridge.settle() } }
 }

@@ -1,5 +1,5 @@
 import DataQuality
-import Dispatcher
+@_spi(Tasks) import Dispatcher
 import Foundation
 import Tracking
 
@@ -75,10 +75,12 @@ extension Analytics {
     /// already is, and, without waiting, `unavailable` when the store cannot be opened now
     /// (it is retried; see ``diagnostics``).
     @discardableResult
-    public func ready() async -> StorageState {
-        let storage = await dispatcher.storageReady()
-        if storage == .available { await started.wait() }
-        return dispatcher.storage
+    public nonisolated(nonsending) func ready() async -> StorageState {
+        return await LibraryTask.run {
+            let storage = await dispatcher.storageReady()
+            if storage == .available { await started.wait() }
+            return dispatcher.storage
+        }
     }
 
     /// Whether the store is being opened at start, or opened and the start not yet completed:

@@ -15,30 +15,32 @@ extension Dispatcher {
     /// able to run it).
     /// - Parameter timeout: the longest this may take, in seconds.
     @discardableResult
-    public func drain(timeout: TimeInterval = 60) async -> DrainResult {
-        let deadline = Date().addingTimeInterval(timeout)
-        if isOpening { await storageReady() }
-        guard let backend else {
-            return DrainResult(persisted: false, deliveryAttempted: false, timedOut: false,
-                               report: Self.report(.queueError, "storage \(storage)"))
+    public nonisolated(nonsending) func drain(timeout: TimeInterval = 60) async -> DrainResult {
+        return await LibraryTask.run {
+            let deadline = Date().addingTimeInterval(timeout)
+            if isOpening { await storageReady() }
+            guard let backend else {
+                return DrainResult(persisted: false, deliveryAttempted: false, timedOut: false,
+                                   report: Self.report(.queueError, "storage \(storage)"))
+            }
+            let persisted = await Self.offload { [self] in
+                moveAllFromMemory(to: backend, deadline: deadline) && backend.ingest.waitUntilPersisted(timeout: max(0, deadline.timeIntervalSinceNow))
+            }
+            let timedOut = Self.report(.deadline, "drain timed out after \(timeout) s")
+            guard persisted else { return DrainResult(persisted: false, deliveryAttempted: false, timedOut: true, report: timedOut) }
+            guard let scheduler = backend.scheduler else {
+                return DrainResult(persisted: true, deliveryAttempted: true, timedOut: false, report: DeliveryReport())
+            }
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { return DrainResult(persisted: true, deliveryAttempted: false, timedOut: true, report: timedOut) }
+            // A round already running (automatic, or a request in flight) may outlast the deadline.
+            guard let report = await withTimeout(remaining, { await scheduler.deliverNow(deadline: deadline) }) else {
+                let running = Self.report(.deadline, "drain timed out after \(timeout) s while a delivery round was running")
+                return DrainResult(persisted: true, deliveryAttempted: false, timedOut: true, report: running)
+            }
+            didDeliver(report)
+            return DrainResult(persisted: true, deliveryAttempted: true, timedOut: report.stopReason == .deadline, report: report)
         }
-        let persisted = await Self.offload { [self] in
-            moveAllFromMemory(to: backend, deadline: deadline) && backend.ingest.waitUntilPersisted(timeout: max(0, deadline.timeIntervalSinceNow))
-        }
-        let timedOut = Self.report(.deadline, "drain timed out after \(timeout) s")
-        guard persisted else { return DrainResult(persisted: false, deliveryAttempted: false, timedOut: true, report: timedOut) }
-        guard let scheduler = backend.scheduler else {
-            return DrainResult(persisted: true, deliveryAttempted: true, timedOut: false, report: DeliveryReport())
-        }
-        let remaining = deadline.timeIntervalSinceNow
-        guard remaining > 0 else { return DrainResult(persisted: true, deliveryAttempted: false, timedOut: true, report: timedOut) }
-        // A round already running (automatic, or a request in flight) may outlast the deadline.
-        guard let report = await withTimeout(remaining, { await scheduler.deliverNow(deadline: deadline) }) else {
-            let running = Self.report(.deadline, "drain timed out after \(timeout) s while a delivery round was running")
-            return DrainResult(persisted: true, deliveryAttempted: false, timedOut: true, report: running)
-        }
-        didDeliver(report)
-        return DrainResult(persisted: true, deliveryAttempted: true, timedOut: report.stopReason == .deadline, report: report)
     }
 
     /// A report of no round, stopped for `reason`.

@@ -66,25 +66,27 @@ extension Dispatcher {
 
     /// Persists what is pending, stops delivery and the writer, and closes the store, waiting
     /// at most about `timeout` seconds for each.
-    public func close(timeout: TimeInterval = 10) async {
-        // What waits in memory for the store being opened is persisted like the rest.
-        if isOpening { await storageReady() }
-        let (first, backend, timer) = state.withLock { state in
-            defer { state.closed = true }
-            return (!state.closed, state.backend, state.reopenTimer)
-        }
-        guard first else { return }
-        timer?.cancel()
-        guard let backend else { return }
-        // A request in flight may take long: wait for it at most `timeout` (its events stay in
-        // flight in the store and are released to pending on the next open).
-        if let scheduler = backend.scheduler { _ = await withTimeout(timeout) { await scheduler.close() } }
-        _ = await Self.offload { [self] in
-            // What waits in memory is lost with the process: give the journal a last chance.
-            moveFromMemory(to: backend)
-            let closed = backend.ingest.close(timeout: timeout)
-            backend.store.close()
-            return closed
+    public nonisolated(nonsending) func close(timeout: TimeInterval = 10) async {
+        await LibraryTask.run {
+            // What waits in memory for the store being opened is persisted like the rest.
+            if isOpening { await storageReady() }
+            let (first, backend, timer) = state.withLock { state in
+                defer { state.closed = true }
+                return (!state.closed, state.backend, state.reopenTimer)
+            }
+            guard first else { return }
+            timer?.cancel()
+            guard let backend else { return }
+            // A request in flight may take long: wait for it at most `timeout` (its events stay in
+            // flight in the store and are released to pending on the next open).
+            if let scheduler = backend.scheduler { _ = await withTimeout(timeout) { await scheduler.close() } }
+            _ = await Self.offload { [self] in
+                // What waits in memory is lost with the process: give the journal a last chance.
+                moveFromMemory(to: backend)
+                let closed = backend.ingest.close(timeout: timeout)
+                backend.store.close()
+                return closed
+            }
         }
     }
 }

@@ -41,8 +41,8 @@ extension Dispatcher {
     /// ``StorageState/available`` once the store, its journal and delivery are ready. Unlike
     /// ``retryOpeningStorage()`` it tries nothing itself.
     @discardableResult
-    public func storageReady() async -> StorageState {
-        await reopenQueue.run { [self] in storage }
+    public nonisolated(nonsending) func storageReady() async -> StorageState {
+        await LibraryTask.run { await reopenQueue.run { [self] in storage } }
     }
 
     /// Whether the storage is being opened in the background.

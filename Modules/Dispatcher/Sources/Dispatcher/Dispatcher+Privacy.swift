@@ -12,15 +12,17 @@ extension Dispatcher {
     /// Releases the events of `category` held for consent: they become pending and are delivered.
     /// - Returns: how many were released.
     @discardableResult
-    public func releaseHeld(category: String) async throws -> Int {
-        if isOpening { await storageReady() }
-        guard let backend else { return 0 }
-        let released = try await Self.offload { () -> Result<Int, any Error> in
-            _ = backend.ingest.waitUntilPersisted(timeout: Self.privacySettleTimeout, whileProgressing: true)
-            return Result { try backend.store.releaseHeld(category: category) }
-        }.get()
-        backend.scheduler?.request(.caller(events: released))
-        return released
+    public nonisolated(nonsending) func releaseHeld(category: String) async throws -> Int {
+        return try await LibraryTask.run {
+            if isOpening { await storageReady() }
+            guard let backend else { return 0 }
+            let released = try await Self.offload { () -> Result<Int, any Error> in
+                _ = backend.ingest.waitUntilPersisted(timeout: Self.privacySettleTimeout, whileProgressing: true)
+                return Result { try backend.store.releaseHeld(category: category) }
+            }.get()
+            backend.scheduler?.request(.caller(events: released))
+            return released
+        }
     }
 
     /// Deletes the events of `category` held for consent (consent was denied); before it returns
@@ -28,14 +30,16 @@ extension Dispatcher {
     /// Held events are never claimed for delivery, so none of them is in flight.
     /// - Returns: how many were deleted.
     @discardableResult
-    public func deleteHeld(category: String) async throws -> Int {
-        guard let backend = await backendErasing({ $0.heldCategories.insert(category) }) else { return 0 }
-        let path = configuration.storePath
-        return try await Self.offload {
-            Self.deleteSettled(on: backend, path: path, timeout: Self.privacySettleTimeout) {
-                try backend.store.deleteHeld(category: category)
-            }
-        }.get()
+    public nonisolated(nonsending) func deleteHeld(category: String) async throws -> Int {
+        return try await LibraryTask.run {
+            guard let backend = await backendErasing({ $0.heldCategories.insert(category) }) else { return 0 }
+            let path = configuration.storePath
+            return try await Self.offload {
+                Self.deleteSettled(on: backend, path: path, timeout: Self.privacySettleTimeout) {
+                    try backend.store.deleteHeld(category: category)
+                }
+            }.get()
+        }
     }
 
     /// Deletes every stored event, the timeline, what waits in memory and the store's metadata
@@ -48,7 +52,9 @@ extension Dispatcher {
     /// ``deleteHeld(category:)``.
     /// - Throws: ``StoreError/notErased(path:cause:)`` when events sent before the call were still
     ///   only in the journal, the store taking none for 10 s (locked or failing): they were not erased.
-    public func purge() async throws { try await erase(keepingMetadata: false) }
+    public nonisolated(nonsending) func purge() async throws {
+        try await LibraryTask.run { try await erase(keepingMetadata: false) }
+    }
 
     /// Deletes every stored event (pending, held, in flight, rejected, the delivered history),
     /// the timeline and what waits in memory, keeping the metadata: what opt-out does. Returns
@@ -56,8 +62,8 @@ extension Dispatcher {
     /// - Parameter boundary: when given, only events whose id precedes it are deleted. Event ids
     ///   are time-ordered (`EventID.make()` is greater than every id made before it), so an id
     ///   made at the moment of a decision separates the events sent before it from later ones.
-    public func deleteAllEvents(before boundary: UUID? = nil) async throws {
-        try await erase(keepingMetadata: true, before: boundary)
+    public nonisolated(nonsending) func deleteAllEvents(before boundary: UUID? = nil) async throws {
+        try await LibraryTask.run { try await erase(keepingMetadata: true, before: boundary) }
     }
 
     /// How long a deletion waits for the journal's events to reach the store, where it deletes

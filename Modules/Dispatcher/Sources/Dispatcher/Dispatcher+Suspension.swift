@@ -24,29 +24,31 @@ extension Dispatcher {
     /// - Returns: whether the journal was fully persisted before the store closed (`false` after
     ///   a timeout; what was not persisted stays in the journal's files for the next open).
     @discardableResult
-    public func releaseStorageForSuspension(timeout: TimeInterval = 5) async -> Bool {
-        let (backend, timer) = state.withLock { state -> (DispatcherBackend?, LibraryTimer?) in
-            guard !state.closed, !state.suspended else { return (nil, nil) }
-            state.suspended = true
-            defer {
-                state.backend = nil
-                state.reopenTimer = nil
-                state.storage = .unavailable(reason: Self.releasedReason)
+    public nonisolated(nonsending) func releaseStorageForSuspension(timeout: TimeInterval = 5) async -> Bool {
+        return await LibraryTask.run {
+            let (backend, timer) = state.withLock { state -> (DispatcherBackend?, LibraryTimer?) in
+                guard !state.closed, !state.suspended else { return (nil, nil) }
+                state.suspended = true
+                defer {
+                    state.backend = nil
+                    state.reopenTimer = nil
+                    state.storage = .unavailable(reason: Self.releasedReason)
+                }
+                return (state.backend, state.reopenTimer)
             }
-            return (state.backend, state.reopenTimer)
-        }
-        timer?.cancel()
-        guard let backend else { return true }
-        diagnose(.storage, "storage released for suspension: no file lock is held until resumed; events sent meanwhile wait in memory (up to \(overflow.capacity))")
-        if let scheduler = backend.scheduler { _ = await withTimeout(timeout) { await scheduler.close() } }
-        let persisted = await Self.offload {
-            let persisted = backend.ingest.close(timeout: timeout)
-            backend.store.close()
+            timer?.cancel()
+            guard let backend else { return true }
+            diagnose(.storage, "storage released for suspension: no file lock is held until resumed; events sent meanwhile wait in memory (up to \(overflow.capacity))")
+            if let scheduler = backend.scheduler { _ = await withTimeout(timeout) { await scheduler.close() } }
+            let persisted = await Self.offload {
+                let persisted = backend.ingest.close(timeout: timeout)
+                backend.store.close()
+                return persisted
+            }
+            // The first events of the run stay counted when the storage is taken back.
+            if let demand = backend.scheduler?.demand { state.withLock { state in state.demand = demand } }
             return persisted
         }
-        // The first events of the run stay counted when the storage is taken back.
-        if let demand = backend.scheduler?.demand { state.withLock { state in state.demand = demand } }
-        return persisted
     }
 
     /// Takes the storage back after ``releaseStorageForSuspension(timeout:)`` (call it on
@@ -57,16 +59,18 @@ extension Dispatcher {
     /// unavailable, events keep waiting in memory, and opening is retried every
     /// ``DispatcherConfiguration/storageRetryInterval`` until that writer lets go.
     @discardableResult
-    public func resumeStorageAfterSuspension() async -> StorageState {
-        let resumed = state.withLock { state in
-            guard state.suspended, !state.closed else { return false }
-            state.suspended = false
-            return true
-        }
-        guard resumed else { return storage }
-        return await reopenQueue.run { [self] in
-            if (try? openBackend()) != true, !isClosed { scheduleReopen() }
-            return storage
+    public nonisolated(nonsending) func resumeStorageAfterSuspension() async -> StorageState {
+        return await LibraryTask.run {
+            let resumed = state.withLock { state in
+                guard state.suspended, !state.closed else { return false }
+                state.suspended = false
+                return true
+            }
+            guard resumed else { return storage }
+            return await reopenQueue.run { [self] in
+                if (try? openBackend()) != true, !isClosed { scheduleReopen() }
+                return storage
+            }
         }
     }
 

@@ -219,10 +219,12 @@ public final class Dispatcher: EventReporterPlugin, Sendable {
     /// the retry timer keeps running until the storage opens. Opening blocks (it replays the
     /// journal): it runs on a queue of the Dispatcher's own, never on the caller's thread.
     @discardableResult
-    public func retryOpeningStorage() async -> StorageState {
-        await reopenQueue.run { [self] in
-            if (try? openBackend()) == true { state.withLock { state in state.reopenTimer }?.cancel() }
-            return storage
+    public nonisolated(nonsending) func retryOpeningStorage() async -> StorageState {
+        return await LibraryTask.run {
+            await reopenQueue.run { [self] in
+                if (try? openBackend()) == true { state.withLock { state in state.reopenTimer }?.cancel() }
+                return storage
+            }
         }
     }
 

@@ -29,7 +29,7 @@ final class LibraryExecutor: TaskExecutor {
 
     /// Creates an executor over `width` serial queues (at least one).
     init(width: Int) {
-        queues = (0..<max(1, width)).map { DispatchQueue(label: "Dispatcher.tasks.\($0)") }
+        queues = (0..<max(1, width)).map { DispatchQueue(label: "Dispatcher.tasks.\($0)", qos: .utility) }
     }
 
     /// How many queues the jobs are spread over.

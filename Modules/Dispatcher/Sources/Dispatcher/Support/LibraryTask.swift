@@ -20,6 +20,30 @@ public enum LibraryTask {
         #endif
     }
 
+    /// Runs `body`, the work of one of the library's public async functions, where the
+    /// library's tasks run: on Linux on ``LibraryExecutor`` (so an app awaiting the library from
+    /// its main actor starts no task on Swift's global executor), elsewhere off the caller's
+    /// actor, on Swift's pool. Called from `nonisolated(nonsending)` functions, so the caller's
+    /// task reaches it without a hop of its own.
+    public nonisolated(nonsending) static func run<Success: Sendable, Failure: Error>(
+        _ body: @Sendable () async throws(Failure) -> Success
+    ) async throws(Failure) -> Success {
+        #if os(Linux)
+        return try await withTaskExecutorPreference(LibraryExecutor.shared, operation: body)
+        #else
+        return try await offCallersActor(body)
+        #endif
+    }
+
+    #if !os(Linux)
+    /// Runs `body` on Swift's global executor, as any nonisolated async function does.
+    private static func offCallersActor<Success: Sendable, Failure: Error>(
+        _ body: @Sendable () async throws(Failure) -> Success
+    ) async throws(Failure) -> Success {
+        try await body()
+    }
+    #endif
+
     /// Whether the library's tasks run on its own executor rather than Swift's global one.
     public static var runsOnOwnExecutor: Bool {
         #if os(Linux)
