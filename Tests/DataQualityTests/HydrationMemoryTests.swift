@@ -29,6 +29,20 @@ struct HydrationMemoryTests {
         #expect(memory.lookUp(other, eventIndex: 8).shared == nil, "another user's key finds nothing")
     }
 
+    @Test func aSessionLookupFindsTheKeptContextOfThatSessionOnlyUntilAReset() {
+        let memory = HydrationMemory()
+        let missed = memory.lookUp(sessionID: key.sessionID, eventIndex: 1)
+        #expect(missed.shared == nil && missed.own == nil)
+        let shared = SharedContext(["app": .string("shop")])
+        memory.keep(shared, for: key, madeIn: missed.generation)
+        let found = memory.lookUp(sessionID: key.sessionID, eventIndex: 3)
+        #expect(found.shared === shared && index(found.own) == 3)
+        #expect(memory.lookUp(sessionID: UUID(), eventIndex: 4).shared == nil, "another session finds nothing")
+        #expect(memory.lookUp(sessionID: nil, eventIndex: nil).shared == nil, "no session is another key too")
+        memory.reset()
+        #expect(memory.lookUp(sessionID: key.sessionID, eventIndex: 5).shared == nil, "a reset (an identity change) forgets it")
+    }
+
     @Test func aResetForgetsAndKeepsOutWhatWasMadeAcrossIt() {
         let memory = HydrationMemory()
         let before = memory.lookUp(key, eventIndex: nil)

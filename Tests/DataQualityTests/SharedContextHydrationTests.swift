@@ -88,6 +88,17 @@ struct SharedContextHydrationTests {
         #expect(before.context["installationId"] != after.context["installationId"])
     }
 
+    @Test func purgingTheIdentityAloneInOneSessionGetsTheNewInstallationID() throws {
+        let setup = setup()
+        let before = try hydrate(setup)
+        setup.identity.purge()
+        let after = try hydrate(setup)
+        #expect(before.sharedContext !== after.sharedContext)
+        #expect(before.context["installationId"] != after.context["installationId"])
+        #expect(after.context["installationId"] == .string(setup.identity.installationID.uuidString.lowercased()))
+        #expect(try hydrate(setup).sharedContext === after.sharedContext, "the new shared context is kept again")
+    }
+
     @Test func theMergedContextIsTheFlatContextOfBefore() throws {
         let setup = setup()
         let event = try hydrate(setup)

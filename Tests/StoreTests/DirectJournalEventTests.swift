@@ -39,6 +39,30 @@ struct DirectJournalEventTests {
         try body(scratch)
     }
 
+    @Test("a scratch buffer lent again holds only the next event's bytes: a shorter event after a longer one keeps nothing of it")
+    func reusedScratchLeaksNothing() throws {
+        let long = TrackedEvent(category: "Wishlist", name: "remove-everything", action: "confirmed",
+                                userData: ["note": .string(String(repeating: "secret ", count: 40)), "count": .int(123_456)],
+                                context: ["session": ["eventIndex": .int(7)]],
+                                flags: [EventFlag(code: "unknown_field", detail: "note")])
+        let short = TrackedEvent(category: "Cart", name: "add", action: "tap", userData: ["n": .int(1)])
+        try Self.withScratch { scratch in
+            let first = try #require(DirectJournalEvent(long, scratch: scratch))
+            #expect(Self.record(first) == Self.record(EncodedEvent(journaling: long)))
+            let second = try #require(DirectJournalEvent(short, scratch: scratch))
+            let written = Self.record(second)
+            #expect(written == Self.record(EncodedEvent(journaling: short)))
+            #expect(second.bytesSize < first.bytesSize)
+            #expect(!String(decoding: written, as: UTF8.self).contains("secret"))
+        }
+    }
+
+    @Test("an event whose category, name and action do not fit is left to EncodedEvent")
+    func longTextsTakeTheOtherPath() {
+        let event = TrackedEvent(category: String(repeating: "c", count: DirectJournalEvent.scratchSize), name: "add", action: "select")
+        Self.withScratch { scratch in #expect(DirectJournalEvent(event, scratch: scratch) == nil) }
+    }
+
     @Test("an event whose userData and context do not fit the scratch buffer is left to EncodedEvent")
     func tooLargeTakesTheOtherPath() throws {
         let event = TrackedEvent(category: "Cart", name: "add", action: "select",

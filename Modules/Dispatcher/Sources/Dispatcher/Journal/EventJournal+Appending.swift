@@ -18,11 +18,13 @@ extension EventJournal {
                 do throws(JournalError) { segment = try state.write(event, payload: payload, frame: frame) } catch { return .failed(error) }
                 guard let segment else { return .waitForSegment }
                 state.appended += 1
-                return .written(JournalPosition(segment: segment.number, offset: segment.end), wake: state.consumerWakeDue())
+                return .written(JournalPosition(segment: segment.number, offset: segment.end), wake: state.consumerWakeDue(),
+                                pageWork: state.claimPageWorkForAppend())
             }
             switch outcome {
-            case .written(let position, let wake):
+            case .written(let position, let wake, let pageWork):
                 if wake { state.wakeWaiters() }
+                if pageWork { queuePageWork() }
                 return position
             case .failed(let error):
                 throw error
@@ -39,7 +41,7 @@ extension EventJournal {
     func append(contentsOf events: [EncodedEvent]) -> (written: Int, error: JournalError?) {
         var written = 0
         while true {
-            let (outcome, wake): (AppendOutcome?, Bool) = state.withLock { state in
+            let (outcome, wake, pageWork): (AppendOutcome?, Bool, Bool) = state.withLock { state in
                 state.checkBeforeWriting()
                 var outcome: AppendOutcome?
                 while written < events.count {
@@ -58,9 +60,10 @@ extension EventJournal {
                     state.appended += 1
                     written += 1
                 }
-                return (outcome, state.consumerWakeDue())
+                return (outcome, state.consumerWakeDue(), state.claimPageWorkForAppend())
             }
             if wake { state.wakeWaiters() }
+            if pageWork { queuePageWork() }
             switch outcome {
             case nil, .written: return (written, nil)
             case .failed(let error): return (written, error)
@@ -71,8 +74,9 @@ extension EventJournal {
 
     /// What one attempt at an append under the lock came to.
     private enum AppendOutcome {
-        /// Written, ending at the position; `wake`: the consumer is to be woken.
-        case written(JournalPosition, wake: Bool)
+        /// Written, ending at the position; `wake`: the consumer is to be woken; `pageWork`: the
+        /// page work is to be queued (see ``State/claimPageWorkForAppend()``).
+        case written(JournalPosition, wake: Bool, pageWork: Bool)
         /// Not written, for this reason.
         case failed(JournalError)
         /// Not written: the next segment is being made ahead by the page work; wait and try again.

@@ -198,43 +198,6 @@ extension EventJournal {
         if let (segment, end) = active { segment.populateAhead(of: end) }
     }
 
-    /// The consumer's file and page work, on a queue of its own, at most one queued at a time: the
-    /// next segment made ahead of time (``prepareNextSegment()``), pages ahead of the sender made
-    /// resident (``populateAhead()``), pages written and pages read before `consumed` handed back
-    /// (``releaseWrittenPages()``, ``JournalSegment/releaseRead(below:)``). Those system calls
-    /// cost about a tenth of the consumer's time per event, which another core can spend instead.
-    /// For a journal whose consumer calls this, the page work runs only there (or, for a segment
-    /// not yet visible to appends, where the segment is made), so each segment's marks have one
-    /// writer.
-    ///
-    /// Work is queued once ``pageWorkRecords`` records were appended since the last time, when the
-    /// consumer moved to another segment, or with `force` (the consumer going idle): each queued
-    /// block wakes a thread, which on a small machine takes the consumer's core for a moment.
-    func maintainPagesInBackground(consumed: JournalPosition, force: Bool = false) {
-        let queue: Bool = state.withLock { state in
-            let due = force || state.appended - state.pageWorkAppended >= Self.pageWorkRecords
-                || consumed.segment != state.consumedPosition.segment
-            state.consumedPosition = consumed
-            guard due, !state.pageWorkQueued, !state.isClosed else { return false }
-            state.pageWorkQueued = true
-            state.pageWorkAppended = state.appended
-            return true
-        }
-        guard queue else { return }
-        pageQueue.async { [self] in
-            let (consumed, current): (JournalPosition, JournalSegment?) = state.withLock { state in
-                state.pageWorkQueued = false
-                let consumed = state.consumedPosition
-                return (consumed, state.segments.first { $0.number == consumed.segment })
-            }
-            checkActiveSegment()
-            prepareNextSegment()
-            populateAhead()
-            releaseWrittenPages()
-            current?.releaseRead(below: consumed.offset)
-        }
-    }
-
     /// Creates the next segment ahead of time when the active one is more than half full, so
     /// that an append rarely pays for creating a file. Called through
     /// ``maintainPagesInBackground(consumed:force:)``; from any thread (a call while another is preparing does nothing).

@@ -49,6 +49,9 @@ extension EventJournal {
         var consumedPosition = JournalPosition.start
         /// `appended` when page work was last queued.
         var pageWorkAppended = 0
+        /// Whether the consumer hands the page work to ``EventJournal/pageQueue`` (it called
+        /// ``EventJournal/maintainPagesInBackground(consumed:force:)``): appends then queue it too.
+        var pageWorkInBackground = false
         /// What the journal noticed about its own files while running (a segment deleted, cut short or
         /// made unwritable, the folder recreated), waiting for the owner to report (``EventJournal/takeNotices()``).
         var notices: [String] = []

@@ -78,7 +78,7 @@ enum JournalRecord {
 
     /// The payload bytes of `event`'s record.
     static func payloadSize(_ event: some JournalEventSource) -> Int {
-        Layout.current.fixed + event.category.utf8.count + event.name.utf8.count + event.action.utf8.count + event.partsSize
+        Layout.current.fixed + event.bytesSize
     }
 
     /// The payload bytes of a context record.
@@ -99,15 +99,7 @@ enum JournalRecord {
         body.storeBytes(of: event.id.uuid, toByteOffset: layout.id, as: uuid_t.self)
         body.storeBytes(of: event.timestampMilliseconds.littleEndian, toByteOffset: layout.timestamp, as: Int64.self)
         body.storeBytes(of: (event.sharedContext?.hash ?? 0).littleEndian, toByteOffset: layout.contextHash ?? 0, as: UInt64.self)
-        var cursor = body + layout.fixed
-        let lengths = body + layout.lengths
-        var text = event.category
-        cursor = copy(text: &text, into: cursor, length: lengths)
-        text = event.name
-        cursor = copy(text: &text, into: cursor, length: lengths + 4)
-        text = event.action
-        cursor = copy(text: &text, into: cursor, length: lengths + 8)
-        _ = event.writeParts(at: cursor, lengths: lengths + 12)
+        _ = event.writeBytes(at: body + layout.fixed, lengths: body + layout.lengths)
         seal(base, payload: payload, salt: salt, sequence: sequence)
     }
 
@@ -129,12 +121,6 @@ enum JournalRecord {
         base.storeBytes(of: sequence.littleEndian, toByteOffset: 8, as: UInt32.self)
         base.storeBytes(of: checksum.littleEndian, toByteOffset: 12, as: UInt32.self)
         base.storeBytes(of: (UInt64(marker) | UInt64(payload) << 32).littleEndian, as: UInt64.self)
-    }
-
-    /// Copies a string's UTF-8 bytes to `cursor`, writes their count at `length`, returns the end.
-    @inline(__always)
-    private static func copy(text: inout String, into cursor: UnsafeMutableRawPointer, length: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
-        text.withUTF8 { copy(UnsafeRawBufferPointer($0), into: cursor, length: length) }
     }
 
     /// Writes `source` at `cursor` and its count (a little-endian `UInt32`) at `length`; returns the end.

@@ -72,6 +72,11 @@ struct ContextHydrator: EventProcessor {
             currentDevice.onChange { memory.reset() }
         }
         self.identity = identity
+        if let identity {
+            // The shared context names the identifiers: a change makes it again for the next event.
+            let memory = self.memory
+            identity.onChange { memory.reset() }
+        }
         self.sessions = sessions
         self.providers = providers
         self.storageMechanism = storageMechanism
@@ -92,19 +97,21 @@ struct ContextHydrator: EventProcessor {
     /// Points `event` at the shared context of its session and sets its own context to the
     /// session's event index, the caller's own keys and the providers' fields; never stops it.
     public func process(_ event: inout TrackedEvent) -> Bool {
-        let identifiers = identity?.identifiers
         let session = sessions?.nextEvent(at: event.timestamp, id: event.id, wallClockReading: event.clockReading)
-        let key = SharedContextKey(
-            installationID: identifiers?.installationID, userID: identifiers?.userID, sessionID: session?.sessionID
-        )
         // The usual event has no context yet: its own context is the session's index alone, made
-        // under the lock that finds the shared context.
+        // under the lock that finds the shared context. The identifiers it was made with are
+        // current while it is kept (a change of the identity resets the memory), so they are read
+        // only to make it again.
         let ownStartsEmpty = event.sharedContext == nil && event.eventContext.isEmpty
-        let found = memory.lookUp(key, eventIndex: ownStartsEmpty ? session?.eventIndex : nil)
+        let found = memory.lookUp(sessionID: session?.sessionID, eventIndex: ownStartsEmpty ? session?.eventIndex : nil)
         let shared: SharedContext
         if let cached = found.shared {
             shared = cached
         } else {
+            let identifiers = identity?.identifiers
+            let key = SharedContextKey(
+                installationID: identifiers?.installationID, userID: identifiers?.userID, sessionID: session?.sessionID
+            )
             let device = currentDevice?.snapshot
             let values = sharedValues(identifiers: identifiers, session: session, device: device)
             shared = SharedContext(values, screenedBy: screen?(values) ?? 0)

@@ -43,6 +43,20 @@ final class HydrationMemory: Sendable {
         }
     }
 
+    /// Like ``lookUp(_:eventIndex:)`` for the key of `sessionID` and the identifiers the kept
+    /// shared context was made with: for a hydrator whose identity resets this memory on every
+    /// change (``Identity/onChange(_:)``), those are the identity's current ones while kept, so
+    /// the usual event reads no identifiers.
+    func lookUp(sessionID: UUID?, eventIndex: Int?) -> Found {
+        state.withLock { state in
+            guard state.lastKey?.sessionID == sessionID, let shared = state.lastValue else {
+                return Found(shared: nil, own: nil, generation: state.generation)
+            }
+            let own = eventIndex.map { Self.sessionContext(eventIndex: $0, recycling: &state.recycled) }
+            return Found(shared: shared, own: own, generation: state.generation)
+        }
+    }
+
     /// Keeps `shared`, made for `key`, for the next lookups, unless a ``reset()`` came since the
     /// lookup of `generation`.
     func keep(_ shared: SharedContext, for key: SharedContextKey, madeIn generation: Int) {

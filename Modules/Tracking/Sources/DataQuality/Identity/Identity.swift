@@ -28,6 +28,8 @@ public final class Identity: Sendable {
     private let store: any IdentityStore
     private let diagnostics: Diagnostics?
     private let cached: LockedValue<Cached>
+    /// Told after each change of the identifiers (see ``onChange(_:)``).
+    private let observers = LockedValue<[@Sendable () -> Void]>([])
     /// This process's instance id.
     public let instanceID: UUID
 
@@ -62,6 +64,7 @@ public final class Identity: Sendable {
             $0.userID = userID
             save(userID, forKey: Key.userID)
         }
+        tellObservers()
     }
 
     /// Clears the user id (on logout).
@@ -70,6 +73,7 @@ public final class Identity: Sendable {
             $0.userID = nil
             remove(Key.userID)
         }
+        tellObservers()
     }
 
     /// Forgets the installation id and user id, in memory and in the store.
@@ -84,6 +88,15 @@ public final class Identity: Sendable {
                 }
             }
         }
+        tellObservers()
+    }
+
+    /// Calls `action` after every change of the identifiers (log in, log out, purge), before the
+    /// call that made it returns: a cache of ``identifiers`` (the hydrator's) forgets them there.
+    func onChange(_ action: @escaping @Sendable () -> Void) { observers.withLock { $0.append(action) } }
+
+    private func tellObservers() {
+        for action in observers.withLock({ $0 }) { action() }
     }
 
     /// The installation id, created and persisted if there is none. Called inside `cached`'s lock.

@@ -133,7 +133,8 @@ struct Redactor: EventProcessor {
     /// and `session` is not a sensitive key: then nothing in it is redacted (its contents are
     /// not walked, as for every built-in object), and it is not walked at all.
     private func isSessionIndexOnly(_ context: UserData) -> Bool {
-        context.count == 1 && !sessionKeyIsSensitive && context.first?.key == ContextKey.session
+        // The first key alone, not the first member: that would copy (retain) its value too.
+        context.count == 1 && !sessionKeyIsSensitive && context.keys.first == ContextKey.session
     }
 
     /// Whether `key` is one of ``builtInObjectKeys``: lengths compared first, texts only when equal.
