@@ -85,7 +85,8 @@ enum BenchCommand {
     /// it on its main actor before starting any task, so that no Swift task of the demo's own
     /// wakes the process in the window (see `IdlePhase`). Nil when `arguments` ask for anything
     /// else (help included), which `run(_:)` handles.
-    nonisolated(nonsending) static func runIdleProbe(_ arguments: [String]) async -> Int32? {
+    @MainActor
+    static func runIdleProbe(_ arguments: [String]) async -> Int32? {
         guard arguments.first == "bench", !arguments.contains("--help"), !arguments.contains("-h"),
               let options = try? CommandLineOptions(Array(arguments.dropFirst()), spec: spec),
               options.value("idle-probe") != nil || options.has("idle-floor-probe") else { return nil }
@@ -105,7 +106,8 @@ enum BenchCommand {
     }
 
     /// Runs the idle probe or its floor that `options` ask for, printing its `key value` lines.
-    private nonisolated(nonsending) static func runIdleProbe(_ options: CommandLineOptions, directory: URL) async throws -> Int32 {
+    @MainActor
+    private static func runIdleProbe(_ options: CommandLineOptions, directory: URL) async throws -> Int32 {
         let window = try options.seconds("idle-window", default: IdlePhase.window)
         if let probe = options.value("idle-probe") {
             guard let url = URL(string: probe), url.scheme == "http", url.host?.hasPrefix("127.") == true else {

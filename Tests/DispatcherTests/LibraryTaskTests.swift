@@ -76,6 +76,29 @@ struct LibraryTaskTests {
         #expect(LibraryTask.runsOnOwnExecutor == isLinux)
     }
 
+    @Test("a job that holds its queue does not hold up the rest: the jobs after it go to the queue that is free")
+    func blockedQueueIsAvoided() async throws {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+        let executor = LibraryExecutor(width: 2)
+        let release = DispatchSemaphore(value: 0)
+        // Released after 3 s whatever happens, so that a job stuck behind it ends the test late, not never.
+        DispatchQueue(label: "release").asyncAfter(deadline: .now() + 3) { release.signal() }
+        let blocking = Task(executorPreference: executor) { release.wait() }
+        let deadline = Date(timeIntervalSinceNow: 2)
+        while executor.jobsByQueue.reduce(0, +) == 0, Date() < deadline { usleep(1_000) }
+        let started = Date()
+        var ran = 0
+        for index in 0..<20 { ran += await Task(executorPreference: executor) { index }.value >= 0 ? 1 : 0 }
+        let elapsed = Date().timeIntervalSince(started)
+        await blocking.value
+        #expect(ran == 20)
+        #expect(elapsed < 1, "the jobs waited \(elapsed) s behind the blocked queue")
+        // A job is counted out just after it ran: allow it a moment.
+        let settled = Date(timeIntervalSinceNow: 2)
+        while executor.jobsByQueue != [0, 0], Date() < settled { usleep(1_000) }
+        #expect(executor.jobsByQueue == [0, 0], "every job counted out: \(executor.jobsByQueue)")
+    }
+
     @Test("no source of the SDK's modules starts a task but through LibraryTask (Apple-only files aside, which run on Apple's pool)")
     func noStrayTasks() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -59,7 +59,8 @@ public enum IdlePhase {
     /// library's tasks run (`LibraryTask`). The window is a sleep of the calling thread.
     /// - Returns: the figures by key (see ``keys``).
     /// - Throws: ``BenchError`` when the store did not open or an event was not delivered.
-    public nonisolated(nonsending) static func run(collector: URL, directory: URL, window: TimeInterval = window,
+    @MainActor
+    public static func run(collector: URL, directory: URL, window: TimeInterval = window,
                                                    awaiting: Bool = false) async throws -> [String: Double] {
         let threadsBefore = threadCount()
         var configuration = AnalyticsConfiguration.commandLine(storePath: directory.appendingPathComponent("idle.sqlite").path)
@@ -70,10 +71,11 @@ public enum IdlePhase {
         guard storage == .available else { throw BenchError("the idle store did not open: \(storage)") }
         let app = LoadGenerator(reporter: analytics.reporter(for: OnboardingAnalytics.self))
         for index in 0..<events { app.send(index) }
-        if awaiting { await analytics.drain(timeout: 60) } else { requestDelivery(analytics) }
+        var lastError: String?
+        if awaiting { lastError = await analytics.drain(timeout: 60).report.lastError } else { requestDelivery(analytics) }
         let counters = analytics.counters
         guard counters.delivered == events, counters.store.pending == 0 else {
-            throw BenchError("idle probe: \(counters.delivered) of \(events) delivered in 60 s, \(counters.store.pending) pending")
+            throw BenchError("idle probe: \(counters.delivered) of \(events) delivered in 60 s, \(counters.store.pending) pending: \(lastError ?? "no error reported")")
         }
         let measured = IdleWindow.measure(seconds: window)
         let threads = threadCount() - threadsBefore

@@ -11,7 +11,7 @@ extension Analytics {
     /// `timeout` seconds: the one call that waits for delivery. Delivery otherwise happens by
     /// itself (a full batch, the flush interval, the lifecycle moments of the strategy).
     @discardableResult
-    public nonisolated(nonsending) func drain(timeout: TimeInterval = 60) async -> DrainResult {
+    public func drain(timeout: TimeInterval = 60, isolation: isolated (any Actor)? = #isolation) async -> DrainResult {
         return await LibraryTask.run {
             await ready()
             _ = await bridge.settle()
@@ -53,7 +53,7 @@ extension Analytics {
     /// Stops observing, applies the privacy decisions still pending, persists everything sent,
     /// tries a last delivery within `timeout`, closes the store and stops the inspector. Events
     /// sent afterwards are refused and counted.
-    public nonisolated(nonsending) func close(timeout: TimeInterval = 10) async {
+    public func close(timeout: TimeInterval = 10, isolation: isolated (any Actor)? = #isolation) async {
         await LibraryTask.run {
             // The events waiting for the store being opened go through the stages first.
             await ready()

@@ -46,7 +46,7 @@ extension Analytics {
     /// When the store cannot be written (locked or failing for 10 s while events wait in the
     /// journal), what it held is still deleted and the failure is reported in ``settle()``'s lines
     /// and ``diagnostics`` (`privacy_not_applied`): call it again once the store works.
-    public nonisolated(nonsending) func purge() async {
+    public func purge(isolation: isolated (any Actor)? = #isolation) async {
         await LibraryTask.run {
             quality.purge()
             renewRedactionKey()
@@ -74,5 +74,5 @@ extension Analytics {
     /// Waits until every privacy decision so far has been applied to the stored events.
     /// - Returns: one line per decision applied since the start, saying what it did.
     @discardableResult
-    public nonisolated(nonsending) func settle() async -> [String] { await LibraryTask.run { await bridge.settle() } }
+    public func settle(isolation: isolated (any Actor)? = #isolation) async -> [String] { await LibraryTask.run { await bridge.settle() } }
 }

@@ -75,7 +75,7 @@ extension Analytics {
     /// already is, and, without waiting, `unavailable` when the store cannot be opened now
     /// (it is retried; see ``diagnostics``).
     @discardableResult
-    public nonisolated(nonsending) func ready() async -> StorageState {
+    public func ready(isolation: isolated (any Actor)? = #isolation) async -> StorageState {
         return await LibraryTask.run {
             let storage = await dispatcher.storageReady()
             if storage == .available { await started.wait() }

@@ -15,7 +15,7 @@ extension Dispatcher {
     /// able to run it).
     /// - Parameter timeout: the longest this may take, in seconds.
     @discardableResult
-    public nonisolated(nonsending) func drain(timeout: TimeInterval = 60) async -> DrainResult {
+    public func drain(timeout: TimeInterval = 60, isolation: isolated (any Actor)? = #isolation) async -> DrainResult {
         return await LibraryTask.run {
             let deadline = Date().addingTimeInterval(timeout)
             if isOpening { await storageReady() }

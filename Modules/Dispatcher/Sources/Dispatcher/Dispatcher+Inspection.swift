@@ -66,7 +66,7 @@ extension Dispatcher {
 
     /// Persists what is pending, stops delivery and the writer, and closes the store, waiting
     /// at most about `timeout` seconds for each.
-    public nonisolated(nonsending) func close(timeout: TimeInterval = 10) async {
+    public func close(timeout: TimeInterval = 10, isolation: isolated (any Actor)? = #isolation) async {
         await LibraryTask.run {
             // What waits in memory for the store being opened is persisted like the rest.
             if isOpening { await storageReady() }

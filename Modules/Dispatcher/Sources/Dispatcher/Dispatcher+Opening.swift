@@ -41,7 +41,7 @@ extension Dispatcher {
     /// ``StorageState/available`` once the store, its journal and delivery are ready. Unlike
     /// ``retryOpeningStorage()`` it tries nothing itself.
     @discardableResult
-    public nonisolated(nonsending) func storageReady() async -> StorageState {
+    public func storageReady(isolation: isolated (any Actor)? = #isolation) async -> StorageState {
         await LibraryTask.run { await reopenQueue.run { [self] in storage } }
     }
 

@@ -12,7 +12,7 @@ extension Dispatcher {
     /// Releases the events of `category` held for consent: they become pending and are delivered.
     /// - Returns: how many were released.
     @discardableResult
-    public nonisolated(nonsending) func releaseHeld(category: String) async throws -> Int {
+    public func releaseHeld(category: String, isolation: isolated (any Actor)? = #isolation) async throws -> Int {
         return try await LibraryTask.run {
             if isOpening { await storageReady() }
             guard let backend else { return 0 }
@@ -30,7 +30,7 @@ extension Dispatcher {
     /// Held events are never claimed for delivery, so none of them is in flight.
     /// - Returns: how many were deleted.
     @discardableResult
-    public nonisolated(nonsending) func deleteHeld(category: String) async throws -> Int {
+    public func deleteHeld(category: String, isolation: isolated (any Actor)? = #isolation) async throws -> Int {
         return try await LibraryTask.run {
             guard let backend = await backendErasing({ $0.heldCategories.insert(category) }) else { return 0 }
             let path = configuration.storePath
@@ -52,7 +52,7 @@ extension Dispatcher {
     /// ``deleteHeld(category:)``.
     /// - Throws: ``StoreError/notErased(path:cause:)`` when events sent before the call were still
     ///   only in the journal, the store taking none for 10 s (locked or failing): they were not erased.
-    public nonisolated(nonsending) func purge() async throws {
+    public func purge(isolation: isolated (any Actor)? = #isolation) async throws {
         try await LibraryTask.run { try await erase(keepingMetadata: false) }
     }
 
@@ -62,7 +62,7 @@ extension Dispatcher {
     /// - Parameter boundary: when given, only events whose id precedes it are deleted. Event ids
     ///   are time-ordered (`EventID.make()` is greater than every id made before it), so an id
     ///   made at the moment of a decision separates the events sent before it from later ones.
-    public nonisolated(nonsending) func deleteAllEvents(before boundary: UUID? = nil) async throws {
+    public func deleteAllEvents(before boundary: UUID? = nil, isolation: isolated (any Actor)? = #isolation) async throws {
         try await LibraryTask.run { try await erase(keepingMetadata: true, before: boundary) }
     }
 

@@ -24,7 +24,7 @@ extension Dispatcher {
     /// - Returns: whether the journal was fully persisted before the store closed (`false` after
     ///   a timeout; what was not persisted stays in the journal's files for the next open).
     @discardableResult
-    public nonisolated(nonsending) func releaseStorageForSuspension(timeout: TimeInterval = 5) async -> Bool {
+    public func releaseStorageForSuspension(timeout: TimeInterval = 5, isolation: isolated (any Actor)? = #isolation) async -> Bool {
         return await LibraryTask.run {
             let (backend, timer) = state.withLock { state -> (DispatcherBackend?, LibraryTimer?) in
                 guard !state.closed, !state.suspended else { return (nil, nil) }
@@ -59,7 +59,7 @@ extension Dispatcher {
     /// unavailable, events keep waiting in memory, and opening is retried every
     /// ``DispatcherConfiguration/storageRetryInterval`` until that writer lets go.
     @discardableResult
-    public nonisolated(nonsending) func resumeStorageAfterSuspension() async -> StorageState {
+    public func resumeStorageAfterSuspension(isolation: isolated (any Actor)? = #isolation) async -> StorageState {
         return await LibraryTask.run {
             let resumed = state.withLock { state in
                 guard state.suspended, !state.closed else { return false }

@@ -219,7 +219,7 @@ public final class Dispatcher: EventReporterPlugin, Sendable {
     /// the retry timer keeps running until the storage opens. Opening blocks (it replays the
     /// journal): it runs on a queue of the Dispatcher's own, never on the caller's thread.
     @discardableResult
-    public nonisolated(nonsending) func retryOpeningStorage() async -> StorageState {
+    public func retryOpeningStorage(isolation: isolated (any Actor)? = #isolation) async -> StorageState {
         return await LibraryTask.run {
             await reopenQueue.run { [self] in
                 if (try? openBackend()) == true { state.withLock { state in state.reopenTimer }?.cancel() }

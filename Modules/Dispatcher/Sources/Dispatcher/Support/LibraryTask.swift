@@ -23,13 +23,14 @@ public enum LibraryTask {
     /// Runs `body`, the work of one of the library's public async functions, where the
     /// library's tasks run: on Linux on ``LibraryExecutor`` (so an app awaiting the library from
     /// its main actor starts no task on Swift's global executor), elsewhere off the caller's
-    /// actor, on Swift's pool. Called from `nonisolated(nonsending)` functions, so the caller's
-    /// task reaches it without a hop of its own.
-    public nonisolated(nonsending) static func run<Success: Sendable, Failure: Error>(
+    /// actor, on Swift's pool. It runs isolated to the caller's actor (`isolation`, which the
+    /// public functions take the same way), so the caller's task reaches it without a hop.
+    public static func run<Success: Sendable, Failure: Error>(
+        isolation: isolated (any Actor)? = #isolation,
         _ body: @Sendable () async throws(Failure) -> Success
     ) async throws(Failure) -> Success {
         #if os(Linux)
-        return try await withTaskExecutorPreference(LibraryExecutor.shared, operation: body)
+        return try await withTaskExecutorPreference(LibraryExecutor.shared, isolation: isolation, operation: body)
         #else
         return try await offCallersActor(body)
         #endif
