@@ -13,12 +13,13 @@ import Tracking
 /// Apple platforms have no such monitor: there the library's tasks run on Swift's cooperative
 /// pool, as any task does (see ``LibraryTask``).
 ///
-/// Each job goes to the queue with the fewest jobs queued or running (the next in turn among
-/// equals), so a job that holds its queue longer than it should (an app's `Destination` or
-/// `HTTPTransport` that blocks, which it must not) delays the jobs behind it only while every
-/// queue is as busy. Work of the library runs at most `width` at a time; a task that suspends
-/// resumes on whichever queue is then least busy. The library's own blocking work goes to
-/// queues of its own (`BlockingQueue`), never here.
+/// Each job goes to the queue with the fewest jobs waiting or running; among equals, to an idle
+/// one, else to the one whose running job started last. A job that holds its queue longer than
+/// it should (an app's `Destination` or `HTTPTransport` that blocks, which it must not) thus
+/// delays only the jobs queued behind it before the other queues filled up. Work of the
+/// library runs at most `width` at a time; a task that suspends resumes on whichever queue is
+/// then the best. The library's own blocking work goes to queues of its own
+/// (`BlockingQueue`), never here.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 final class LibraryExecutor: TaskExecutor {
     /// The one executor of the process.
@@ -28,38 +29,52 @@ final class LibraryExecutor: TaskExecutor {
     static var defaultWidth: Int { min(4, max(2, ProcessInfo.processInfo.activeProcessorCount)) }
 
     private let queues: [DispatchQueue]
-    /// Jobs queued or running on each queue, and the queue where the next search for the least
-    /// busy one starts.
-    private let load: LockedValue<(jobs: [Int], next: Int)>
+    private let loads: LockedValue<[QueueLoad]>
+
+    /// What one queue has to do: jobs waiting, and when the running one started.
+    struct QueueLoad: Sendable {
+        var waiting = 0
+        /// `DispatchTime` nanoseconds when the running job started; nil when none runs.
+        var runningSince: UInt64?
+
+        /// Jobs waiting or running.
+        var jobs: Int { waiting + (runningSince == nil ? 0 : 1) }
+
+        /// Whether a job is better sent here than to `other`.
+        func isBetter(than other: QueueLoad) -> Bool {
+            if jobs != other.jobs { return jobs < other.jobs }
+            return (runningSince ?? .max) > (other.runningSince ?? .max)
+        }
+    }
 
     /// Creates an executor over `width` serial queues (at least one). They share the utility
     /// pool of the library's other queues, so an idle worker of either serves both.
     init(width: Int) {
         queues = (0..<max(1, width)).map { DispatchQueue(label: "Dispatcher.tasks.\($0)", qos: .utility) }
-        load = LockedValue((jobs: Array(repeating: 0, count: queues.count), next: 0))
+        loads = LockedValue(Array(repeating: QueueLoad(), count: queues.count))
     }
 
     /// How many queues the jobs are spread over.
     var width: Int { queues.count }
 
-    /// Jobs queued or running on each queue now.
-    var jobsByQueue: [Int] { load.withLock { $0.jobs } }
+    /// Jobs waiting or running on each queue now.
+    var jobsByQueue: [Int] { loads.withLock { $0.map(\.jobs) } }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        let index = load.withLock { load in
-            var chosen = load.next
-            for offset in 1..<load.jobs.count {
-                let candidate = (load.next + offset) % load.jobs.count
-                if load.jobs[candidate] < load.jobs[chosen] { chosen = candidate }
-            }
-            load.jobs[chosen] += 1
-            load.next = (chosen + 1) % load.jobs.count
+        let index = loads.withLock { loads in
+            var chosen = 0
+            for candidate in loads.indices.dropFirst() where loads[candidate].isBetter(than: loads[chosen]) { chosen = candidate }
+            loads[chosen].waiting += 1
             return chosen
         }
         queues[index].async {
+            self.loads.withLock { loads in
+                loads[index].waiting -= 1
+                loads[index].runningSince = DispatchTime.now().uptimeNanoseconds
+            }
             job.runSynchronously(on: self.asUnownedTaskExecutor())
-            self.load.withLock { $0.jobs[index] -= 1 }
+            self.loads.withLock { $0[index].runningSince = nil }
         }
     }
 }
