@@ -92,16 +92,10 @@ enum BenchCommand {
               options.value("idle-probe") != nil || options.has("idle-floor-probe") else { return nil }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tracking-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        do {
+        return await DemoCommand.exitStatus {
             try checkModes(options)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             return try await runIdleProbe(options, directory: directory)
-        } catch let error as UsageError {
-            printError("demo: \(error)")
-            return 2
-        } catch {
-            printError("demo: \(error)")
-            return 1
         }
     }
 

@@ -34,7 +34,7 @@ enum DemoCommand {
             say(usage)
             return 0
         }
-        do {
+        return await exitStatus {
             switch arguments.first {
             case "generate": return try await GenerateCommand.run(rest)
             case "monitor": return try MonitorCommand.run(rest)
@@ -49,6 +49,14 @@ enum DemoCommand {
                 throw UsageError("unknown subcommand '\(word)' (see demo --help)")
             default: return try await JourneyCommand.run(arguments)
             }
+        }
+    }
+
+    /// Runs `body` on the caller's actor and turns what it throws into an exit status, with one
+    /// line on standard error: 2 for a usage mistake, 1 for anything else.
+    static func exitStatus(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Int32) async -> Int32 {
+        do {
+            return try await body()
         } catch let error as UsageError {
             printError("demo: \(error)")
             return 2
