@@ -29,52 +29,61 @@ final class LibraryExecutor: TaskExecutor {
     static var defaultWidth: Int { min(4, max(2, ProcessInfo.processInfo.activeProcessorCount)) }
 
     private let queues: [DispatchQueue]
-    private let loads: LockedValue<[QueueLoad]>
+    private let loads: LockedValue<Loads>
 
     /// What one queue has to do: jobs waiting, and when the running one started.
     struct QueueLoad: Sendable {
         var waiting = 0
-        /// `DispatchTime` nanoseconds when the running job started; nil when none runs.
-        var runningSince: UInt64?
+        /// The running job's place in the order jobs started (``Loads/started``); nil when none runs.
+        var runningStart: UInt64?
 
         /// Jobs waiting or running.
-        var jobs: Int { waiting + (runningSince == nil ? 0 : 1) }
+        var jobs: Int { waiting + (runningStart == nil ? 0 : 1) }
 
         /// Whether a job is better sent here than to `other`.
         func isBetter(than other: QueueLoad) -> Bool {
             if jobs != other.jobs { return jobs < other.jobs }
-            return (runningSince ?? .max) > (other.runningSince ?? .max)
+            return (runningStart ?? .max) > (other.runningStart ?? .max)
         }
+    }
+
+    /// Every queue's load, and how many jobs have started.
+    struct Loads: Sendable {
+        var queues: [QueueLoad]
+        var started: UInt64 = 0
     }
 
     /// Creates an executor over `width` serial queues (at least one). They share the utility
     /// pool of the library's other queues, so an idle worker of either serves both.
     init(width: Int) {
         queues = (0..<max(1, width)).map { DispatchQueue(label: "Dispatcher.tasks.\($0)", qos: .utility) }
-        loads = LockedValue(Array(repeating: QueueLoad(), count: queues.count))
+        loads = LockedValue(Loads(queues: Array(repeating: QueueLoad(), count: queues.count)))
     }
 
     /// How many queues the jobs are spread over.
     var width: Int { queues.count }
 
     /// Jobs waiting or running on each queue now.
-    var jobsByQueue: [Int] { loads.withLock { $0.map(\.jobs) } }
+    var jobsByQueue: [Int] { loads.withLock { $0.queues.map(\.jobs) } }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let index = loads.withLock { loads in
             var chosen = 0
-            for candidate in loads.indices.dropFirst() where loads[candidate].isBetter(than: loads[chosen]) { chosen = candidate }
-            loads[chosen].waiting += 1
+            for candidate in loads.queues.indices.dropFirst() where loads.queues[candidate].isBetter(than: loads.queues[chosen]) {
+                chosen = candidate
+            }
+            loads.queues[chosen].waiting += 1
             return chosen
         }
         queues[index].async {
             self.loads.withLock { loads in
-                loads[index].waiting -= 1
-                loads[index].runningSince = DispatchTime.now().uptimeNanoseconds
+                loads.started &+= 1
+                loads.queues[index].waiting -= 1
+                loads.queues[index].runningStart = loads.started
             }
             job.runSynchronously(on: self.asUnownedTaskExecutor())
-            self.loads.withLock { $0[index].runningSince = nil }
+            self.loads.withLock { $0.queues[index].runningStart = nil }
         }
     }
 }
