@@ -22,7 +22,7 @@ extension Analytics {
     /// Asks for a delivery round now and returns at once, without waiting for it (what
     /// Segment's and Amplitude's `flush()` do). The round runs on the runtime's own queues; its
     /// outcome shows in ``counters`` and ``diagnostics``. To wait for it, call
-    /// ``drain(timeout:)``.
+    /// ``drain(timeout:isolation:)``.
     public func requestDelivery() { dispatcher.requestDelivery() }
 
     /// Stops delivering (events are still stored) until ``resume()``.

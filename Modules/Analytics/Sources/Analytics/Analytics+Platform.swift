@@ -3,7 +3,7 @@ import Foundation
 
 extension Analytics {
     /// Observes what the platform reports: the app's lifecycle notifications, network
-    /// reachability and protected data becoming available. Stopped by ``close(timeout:)``.
+    /// reachability and protected data becoming available. Stopped by ``close(timeout:isolation:)``.
     func watchPlatform() {
         let lifecycle = LifecycleObserver(
             center: platform.notifications, isApplicationVisible: platform.isApplicationVisible

@@ -14,8 +14,8 @@ extension Analytics {
     /// before any stage sees it, and counted; every event already queued (stored, held, in the
     /// journal, or claimed for delivery) is deleted, and overwritten on disk, and the request in
     /// flight, if any, is cancelled. The decision is saved at once and the deletion runs in the
-    /// background (``settle()`` waits for it); a process that dies first deletes them at its
-    /// next start. Identifiers are kept (``purge()`` forgets them).
+    /// background (``settle(isolation:)`` waits for it); a process that dies first deletes them at its
+    /// next start. Identifiers are kept (``purge(isolation:)`` forgets them).
     public func optOut() { quality.privacy.optOut() }
 
     /// Resumes tracking after ``optOut()``.
@@ -29,7 +29,7 @@ extension Analytics {
 
     /// Records the user's consent for a category. Granted releases the category's held events
     /// for delivery; denied deletes them (overwritten on disk). New events follow the decision
-    /// at once; the stored ones are done in the background (``settle()`` waits for it), and again
+    /// at once; the stored ones are done in the background (``settle(isolation:)`` waits for it), and again
     /// at every start, so a process that dies in between cannot leave them held.
     public func setConsent(_ decision: ConsentDecision, for category: String) {
         quality.privacy.setConsent(decision, for: category)
@@ -44,7 +44,7 @@ extension Analytics {
     /// deletion is saved beside the store (`<store>.erasure`); it is applied before the store is
     /// used or anything is delivered, at the next open in this process or a later one.
     /// When the store cannot be written (locked or failing for 10 s while events wait in the
-    /// journal), what it held is still deleted and the failure is reported in ``settle()``'s lines
+    /// journal), what it held is still deleted and the failure is reported in ``settle(isolation:)``'s lines
     /// and ``diagnostics`` (`privacy_not_applied`): call it again once the store works.
     public func purge(isolation: isolated (any Actor)? = #isolation) async {
         await LibraryTask.run {

@@ -18,7 +18,7 @@ import Tracking
 /// Every event goes through the privacy gate, the contract, the duplicate detector, hydration
 /// and redaction, then to the plugins given at start and the Dispatcher. Events are durable
 /// once `send` returns. Identifiers, the session, opt-out and consent live in the store's
-/// metadata, so ``purge()`` leaves nothing behind.
+/// metadata, so ``purge(isolation:)`` leaves nothing behind.
 ///
 /// It is safe to use from any thread. One process may run one `Analytics` per store: a second
 /// one on the same store is refused with `StoreError.inUse`.
@@ -55,7 +55,7 @@ public final class Analytics: Sendable {
 
     /// Starts everything, without waiting for the store: claims it, opens it off the caller's
     /// thread (replaying any journal a crash left; events sent meanwhile wait, in order, and
-    /// ``ready()`` waits for it), and starts the stages, delivery, lifecycle observation and, if
+    /// ``ready(isolation:)`` waits for it), and starts the stages, delivery, lifecycle observation and, if
     /// configured, the termination drain.
     /// - Parameters:
     ///   - configuration: the configuration; it is validated first.
@@ -203,14 +203,14 @@ public final class Analytics: Sendable {
     // MARK: - Identity
 
     /// The logged-in user's id, or `nil`. Read while the store is being opened at start, it
-    /// waits for it (see ``ready()``).
+    /// waits for it (see ``ready(isolation:)``).
     public var userID: String? {
         awaitStart()
         return quality.identity.userID
     }
 
     /// The id of this installation: Segment's `anonymousId`, Snowplow's `duid`. Read while the
-    /// store is being opened at start, it waits for it (see ``ready()``).
+    /// store is being opened at start, it waits for it (see ``ready(isolation:)``).
     public var installationID: UUID {
         awaitStart()
         return quality.identity.installationID

@@ -13,7 +13,7 @@ public struct BatchDispatchStrategy: OptionSet, Sendable, Hashable, Codable {
     public static let boot = BatchDispatchStrategy(rawValue: 1 << 0)
     /// Deliver when the app comes back to the foreground.
     public static let willEnterForeground = BatchDispatchStrategy(rawValue: 1 << 1)
-    /// Deliver when the app goes to the background (pair it with ``Dispatcher/drain(timeout:)``
+    /// Deliver when the app goes to the background (pair it with ``Dispatcher/drain(timeout:isolation:)``
     /// inside a background task).
     public static let didEnterBackground = BatchDispatchStrategy(rawValue: 1 << 2)
     /// Deliver when the network becomes reachable again.

@@ -13,7 +13,9 @@ extension Dispatcher {
     /// with ``DeliveryReport/earliestNextAttempt``. Returns within about `timeout` even while
     /// every thread of Swift's cooperative pool is blocked (the caller's own executor must be
     /// able to run it).
-    /// - Parameter timeout: the longest this may take, in seconds.
+    /// - Parameters:
+    ///   - timeout: the longest this may take, in seconds.
+    ///   - isolation: the caller's actor, where the call returns; the compiler passes it.
     @discardableResult
     public func drain(timeout: TimeInterval = 60, isolation: isolated (any Actor)? = #isolation) async -> DrainResult {
         return await LibraryTask.run {
@@ -55,7 +57,7 @@ extension Dispatcher {
     /// `boot` strategy does once the store opens. A runtime that must apply saved privacy
     /// decisions before anything an earlier run left is sent leaves `boot` out of the
     /// configuration and calls this once they are applied. To wait for the round, call
-    /// ``drain(timeout:)``.
+    /// ``drain(timeout:isolation:)``.
     public func requestDelivery() {
         let backend: DispatcherBackend? = state.withLock { state in
             if state.backend == nil, !state.closed { state.deliveryOwed = true }

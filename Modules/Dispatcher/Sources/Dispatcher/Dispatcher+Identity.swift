@@ -1,6 +1,6 @@
 extension Dispatcher {
     /// A field of the runtime's identity record (installation and user ids, session and privacy
-    /// state), kept in the store so that ``purge()`` erases it with the events; nil when unset.
+    /// state), kept in the store so that ``purge(isolation:)`` erases it with the events; nil when unset.
     ///
     /// Each field is saved on its own, so saving one never rewrites another that a purge erased.
     /// - Throws: ``StoreError/closed(path:)`` while the store is not open.

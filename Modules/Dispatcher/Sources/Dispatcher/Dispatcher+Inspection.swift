@@ -37,7 +37,7 @@ extension Dispatcher {
     public func timeline(of id: UUID) -> [TimelineStep] { timeline.steps(of: id) }
 
     /// The value stored under `key` in the store's metadata: the identity record's fields and
-    /// the Dispatcher's own state (keys starting with `_`, which ``purge()`` keeps).
+    /// the Dispatcher's own state (keys starting with `_`, which ``purge(isolation:)`` keeps).
     /// - Throws: ``StoreError/closed(path:)`` while the store is not open.
     func metadata(_ key: String) throws -> String? {
         guard let store else { throw StoreError.closed(path: configuration.storePath) }

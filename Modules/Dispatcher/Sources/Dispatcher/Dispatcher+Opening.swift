@@ -39,7 +39,7 @@ extension Dispatcher {
     /// Waits for the opening of the storage under way, if any (see
     /// ``DispatcherConfiguration/opensStorageInBackground``), and returns ``storage``:
     /// ``StorageState/available`` once the store, its journal and delivery are ready. Unlike
-    /// ``retryOpeningStorage()`` it tries nothing itself.
+    /// ``retryOpeningStorage(isolation:)`` it tries nothing itself.
     @discardableResult
     public func storageReady(isolation: isolated (any Actor)? = #isolation) async -> StorageState {
         await LibraryTask.run { await reopenQueue.run { [self] in storage } }

@@ -5,7 +5,7 @@ import Tracking
 ///
 /// A deletion here is final once the call returns: the rows are gone, their content is
 /// overwritten in the SQLite file (`secure_delete`) and its write-ahead log is emptied, and the
-/// journal files that held them are removed. ``purge()`` and ``deleteAllEvents()`` also exclude
+/// journal files that held them are removed. ``purge(isolation:)`` and ``deleteAllEvents()`` also exclude
 /// delivery while they run: the request in flight, if any, is cancelled and awaited, and the batch
 /// claimed ahead of it is released unsent, so no event stored before the call is sent after it.
 extension Dispatcher {
@@ -48,8 +48,8 @@ extension Dispatcher {
     /// store is being opened this waits for the opening, which applies it first; while the store
     /// is unavailable or released for suspension it returns once the deletion is saved beside the
     /// store, and the next opening (in this process or a later one) applies it before the store
-    /// is used or anything is delivered. The same holds for ``deleteAllEvents(before:)`` and
-    /// ``deleteHeld(category:)``.
+    /// is used or anything is delivered. The same holds for ``deleteAllEvents(before:isolation:)`` and
+    /// ``deleteHeld(category:isolation:)``.
     /// - Throws: ``StoreError/notErased(path:cause:)`` when events sent before the call were still
     ///   only in the journal, the store taking none for 10 s (locked or failing): they were not erased.
     public func purge(isolation: isolated (any Actor)? = #isolation) async throws {
@@ -59,9 +59,11 @@ extension Dispatcher {
     /// Deletes every stored event (pending, held, in flight, rejected, the delivered history),
     /// the timeline and what waits in memory, keeping the metadata: what opt-out does. Returns
     /// once they are gone from the disk; no event stored before the call is sent afterwards.
-    /// - Parameter boundary: when given, only events whose id precedes it are deleted. Event ids
-    ///   are time-ordered (`EventID.make()` is greater than every id made before it), so an id
-    ///   made at the moment of a decision separates the events sent before it from later ones.
+    /// - Parameters:
+    ///   - boundary: when given, only events whose id precedes it are deleted. Event ids are
+    ///     time-ordered (`EventID.make()` is greater than every id made before it), so an id
+    ///     made at the moment of a decision separates the events sent before it from later ones.
+    ///   - isolation: the caller's actor, where the call returns; the compiler passes it.
     public func deleteAllEvents(before boundary: UUID? = nil, isolation: isolated (any Actor)? = #isolation) async throws {
         try await LibraryTask.run { try await erase(keepingMetadata: true, before: boundary) }
     }

@@ -9,8 +9,8 @@ extension Dispatcher {
     /// container is killed by the system (exception `0xdead10cc`). So while the app is
     /// suspended, the Dispatcher holds no file lock (neither the store's `<store>.lock` nor
     /// SQLite's locks on the database and its `-shm`) and no SQLite transaction is open. Call
-    /// this last in `didEnterBackground`, after ``drain(timeout:)``, inside the background task,
-    /// and ``resumeStorageAfterSuspension()`` on `willEnterForeground`.
+    /// this last in `didEnterBackground`, after ``drain(timeout:isolation:)``, inside the background task,
+    /// and ``resumeStorageAfterSuspension(isolation:)`` on `willEnterForeground`.
     ///
     /// It stops delivery (waiting at most `timeout` for a request in flight: its events stay in
     /// flight in the store and are retried after resuming), persists what the journal holds, then
@@ -18,9 +18,11 @@ extension Dispatcher {
     /// memory, up to ``BatchConfiguration/overflowQueueSize`` (as while the store cannot be
     /// opened), and are persisted once the storage is taken back. ``storage`` says
     /// `unavailable: released for suspension` meanwhile, and no retry timer re-opens the store;
-    /// ``drain(timeout:)`` delivers nothing, and ``close(timeout:)``
+    /// ``drain(timeout:isolation:)`` delivers nothing, and ``close(timeout:isolation:)``
     /// closes without persisting what waits in memory (resume first).
-    /// - Parameter timeout: the longest to wait for delivery to stop, then for the journal to be persisted.
+    /// - Parameters:
+    ///   - timeout: the longest to wait for delivery to stop, then for the journal to be persisted.
+    ///   - isolation: the caller's actor, where the call returns; the compiler passes it.
     /// - Returns: whether the journal was fully persisted before the store closed (`false` after
     ///   a timeout; what was not persisted stays in the journal's files for the next open).
     @discardableResult
@@ -51,7 +53,7 @@ extension Dispatcher {
         }
     }
 
-    /// Takes the storage back after ``releaseStorageForSuspension(timeout:)`` (call it on
+    /// Takes the storage back after ``releaseStorageForSuspension(timeout:isolation:)`` (call it on
     /// `willEnterForeground`), and returns the resulting ``storage`` state: the store is opened
     /// again and its lock re-taken, what the journal kept is replayed, events sent meanwhile move
     /// from memory into it, and delivery restarts. When another writer took the store meanwhile

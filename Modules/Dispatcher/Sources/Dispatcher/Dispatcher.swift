@@ -31,8 +31,8 @@ public final class Dispatcher: EventReporterPlugin, Sendable {
     let tally: PersistenceTally
     /// Taken while events move from memory to the journal, so moves never overlap or reorder.
     let moveLock = LockedValue(())
-    /// Where every attempt to open the storage runs (the timer, ``retryOpeningStorage()``,
-    /// ``resumeStorageAfterSuspension()``): one at a time, never on the caller's thread.
+    /// Where every attempt to open the storage runs (the timer, ``retryOpeningStorage(isolation:)``,
+    /// ``resumeStorageAfterSuspension(isolation:)``): one at a time, never on the caller's thread.
     let reopenQueue = BlockingQueue(label: "Dispatcher.reopen")
     /// The test seam of `ProtectedData`, read when this started.
     let protectedDataOverride = ProtectedData.availableOverride
@@ -53,7 +53,7 @@ public final class Dispatcher: EventReporterPlugin, Sendable {
         var deliveryOwed = false
         var reopenTimer: LibraryTimer?
         var closed = false
-        /// Between ``releaseStorageForSuspension(timeout:)`` and ``resumeStorageAfterSuspension()``.
+        /// Between ``releaseStorageForSuspension(timeout:isolation:)`` and ``resumeStorageAfterSuspension(isolation:)``.
         var suspended = false
         /// Whether the last failure to open was protected data being unavailable (see `ProtectedData`).
         var waitsForProtectedData = false
@@ -87,11 +87,11 @@ public final class Dispatcher: EventReporterPlugin, Sendable {
     /// starts: events wait in memory up to ``BatchConfiguration/overflowQueueSize``, the problem
     /// is reported through ``DispatcherConfiguration/onDiagnostic`` and ``storage``, and opening
     /// is retried every ``DispatcherConfiguration/storageRetryInterval`` seconds, or at once by
-    /// ``retryOpeningStorage()``.
+    /// ``retryOpeningStorage(isolation:)``.
     ///
     /// With ``DispatcherConfiguration/opensStorageInBackground``, `init` only claims the store
     /// (refusing what is listed below) and opens it on a queue of its own: ``storage`` is
-    /// ``StorageState/opening`` until then, and ``storageReady()`` waits for it.
+    /// ``StorageState/opening`` until then, and ``storageReady(isolation:)`` waits for it.
     ///
     /// One store has one writer: when another process (an app extension, a second run) has the
     /// store open, this Dispatcher is refused at once rather than sharing it, because two writers
@@ -237,7 +237,7 @@ public final class Dispatcher: EventReporterPlugin, Sendable {
 
     /// Whether the storage is unavailable because the device's protected data is (iOS: the app
     /// started before the first unlock after boot): it opens by itself once the device is
-    /// unlocked (at the next retry, or at once through ``retryOpeningStorage()``).
+    /// unlocked (at the next retry, or at once through ``retryOpeningStorage(isolation:)``).
     public var isWaitingForProtectedData: Bool { state.withLock { state in state.waitsForProtectedData } }
 
     /// The SQLite store, once it could be opened.

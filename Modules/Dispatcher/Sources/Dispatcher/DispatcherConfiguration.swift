@@ -27,7 +27,7 @@ public struct DispatcherConfiguration: Sendable {
     /// Whether the Dispatcher opens its store on a queue of its own instead of in `init`. Default
     /// `false`. With `true`, `init` only checks the store path and claims the store (what it
     /// throws is the same), then returns with ``StorageState/opening``: events wait in memory,
-    /// in order, until the store, its journal and delivery are ready (``Dispatcher/storageReady()``),
+    /// in order, until the store, its journal and delivery are ready (``Dispatcher/storageReady(isolation:)``),
     /// and a deletion for privacy asked for meanwhile is applied to what the store holds before
     /// any of it can be delivered.
     public var opensStorageInBackground = false

@@ -1,4 +1,4 @@
-/// What ``Dispatcher/drain(timeout:)`` achieved before it returned.
+/// What ``Dispatcher/drain(timeout:isolation:)`` achieved before it returned.
 public struct DrainResult: Sendable, Equatable {
     /// Everything sent before the call reached the SQLite store.
     public var persisted: Bool

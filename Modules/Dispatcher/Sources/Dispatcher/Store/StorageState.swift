@@ -4,7 +4,7 @@ public enum StorageState: Sendable, Equatable, CustomStringConvertible {
     case available
     /// The store is being opened in the background (see
     /// ``DispatcherConfiguration/opensStorageInBackground``): events wait in memory, in order,
-    /// and move to it once it opens. ``Dispatcher/storageReady()`` waits for the outcome.
+    /// and move to it once it opens. ``Dispatcher/storageReady(isolation:)`` waits for the outcome.
     case opening
     /// The store could not be opened (read-only folder, full disk, unusable path): events wait
     /// in memory, up to ``BatchConfiguration/overflowQueueSize``, and opening is retried.
