@@ -117,7 +117,10 @@ public final class LoopbackHTTPServer: Sendable {
                 }
                 return next
             }
-            defer { state.withLock { $0.active -= 1 } }
+            // The request stops counting as active before its answer is written: the client may
+            // send the next one, on another connection, as soon as it reads the answer.
+            var active = true
+            defer { if active { state.withLock { $0.active -= 1 } } }
             switch action {
             case .drop:
                 return
@@ -131,6 +134,8 @@ public final class LoopbackHTTPServer: Sendable {
                 var text = "HTTP/1.1 \(status) \(Self.reason(status))\r\nContent-Length: \(responseBody.count)\r\n"
                 for (name, value) in headers { text += "\(name): \(value)\r\n" }
                 text += closeAfter ? "Connection: close\r\n\r\n" : "Connection: keep-alive\r\n\r\n"
+                state.withLock { $0.active -= 1 }
+                active = false
                 guard writeAll(connection, Array(text.utf8) + responseBody) else { return }
                 if closeAfter { return }
             }
