@@ -20,8 +20,7 @@ import Tracking
 /// library runs at most `width` at a time; a task that suspends resumes on whichever queue is
 /// then the best. The library's own blocking work goes to queues of its own
 /// (`BlockingQueue`), never here.
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-final class LibraryExecutor: TaskExecutor {
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) final class LibraryExecutor: TaskExecutor {
     /// The one executor of the process.
     static let shared = LibraryExecutor(width: LibraryExecutor.defaultWidth)
 

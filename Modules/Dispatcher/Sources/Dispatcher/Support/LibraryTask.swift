@@ -14,10 +14,12 @@ public enum LibraryTask {
     public static func start<Success: Sendable>(priority: TaskPriority? = nil,
                                                 _ operation: sending @escaping () async -> Success) -> Task<Success, Never> {
         #if os(Linux)
-        return Task(executorPreference: LibraryExecutor.shared, priority: priority, operation: operation)
-        #else
-        return Task(priority: priority, operation: operation)
+        // Always true on Linux; it names the Apple releases that have task executors.
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            return Task(executorPreference: LibraryExecutor.shared, priority: priority, operation: operation)
+        }
         #endif
+        return Task(priority: priority, operation: operation)
     }
 
     /// Runs `body`, the work of one of the library's public async functions, where the
@@ -30,23 +32,23 @@ public enum LibraryTask {
         _ body: @Sendable () async throws(Failure) -> Success
     ) async throws(Failure) -> Success {
         #if os(Linux)
-        return try await withTaskExecutorPreference(LibraryExecutor.shared, isolation: isolation, operation: body)
-        #else
-        return try await offCallersActor(body)
+        // Always true on Linux; it names the Apple releases that have task executors.
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            return try await withTaskExecutorPreference(LibraryExecutor.shared, isolation: isolation, operation: body)
+        }
         #endif
+        return try await offCallersActor(body)
     }
 
-    #if !os(Linux)
     /// Runs `body` on Swift's global executor, as any nonisolated async function does.
     private static func offCallersActor<Success: Sendable, Failure: Error>(
         _ body: @Sendable () async throws(Failure) -> Success
     ) async throws(Failure) -> Success {
         try await body()
     }
-    #endif
 
     /// Whether the library's tasks run on its own executor rather than Swift's global one.
-    public static var runsOnOwnExecutor: Bool {
+    static var runsOnOwnExecutor: Bool {
         #if os(Linux)
         return true
         #else
