@@ -53,9 +53,6 @@ enum BenchCommand {
             say("\(PeerWorkload.key) \(try await PeerWorkload.run(directory: directory))")
             return 0
         }
-        if options.value("idle-probe") != nil || options.has("idle-floor-probe") {
-            return try await runIdleProbe(options, directory: directory)
-        }
         let progress = ProgressPrinter(enabled: ProgressPrinter.isEnabled(options)) { status, elapsed in
             "bench: progress: \(status.isEmpty ? "starting" : status), \(Int(elapsed)) s"
         }

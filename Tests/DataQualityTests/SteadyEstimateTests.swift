@@ -69,25 +69,30 @@ struct SteadyEstimateTests {
         #expect(device.steadyReads == 2)
     }
 
-    @Test func aSleepLongerThanTheTimeoutEndsTheSessionThoughTheCoarseClockStoodStill() {
+    /// An event, then what `between` does to the device, then another event.
+    private func eventsAround(_ between: (Device) -> Void) -> (device: Device, sessions: SessionTracker, first: SessionSnapshot, next: SessionSnapshot) {
         let device = Device()
         let sessions = tracker(device)
         let first = send(sessions, device)
-        device.pass(0.1)
-        device.sleep(31 * 60)
-        let next = send(sessions, device)
+        between(device)
+        return (device, sessions, first, send(sessions, device))
+    }
+
+    @Test func aSleepLongerThanTheTimeoutEndsTheSessionThoughTheCoarseClockStoodStill() {
+        let (_, _, first, next) = eventsAround { device in
+            device.pass(0.1)
+            device.sleep(31 * 60)
+        }
         #expect(next.isNewSession && next.previousSessionID == first.sessionID)
     }
 
     @Test func theDateSetBackWhileIdleNeitherHidesNorAddsIdleTime() {
-        let device = Device()
-        let sessions = tracker(device)
-        let first = send(sessions, device)
-        device.pass(0.2)
-        // 31 minutes awake and idle, the date set back by as much: the wall clock shows no time passing.
-        device.pass(31 * 60)
-        device.setDate(by: -31 * 60 - 0.2)
-        let next = send(sessions, device)
+        let (device, sessions, first, next) = eventsAround { device in
+            device.pass(0.2)
+            // 31 minutes awake and idle, the date set back by as much: the wall clock shows no time passing.
+            device.pass(31 * 60)
+            device.setDate(by: -31 * 60 - 0.2)
+        }
         #expect(next.isNewSession && next.previousSessionID == first.sessionID)
         // The date set 8 days ahead, a minute later: the session goes on.
         device.pass(60)

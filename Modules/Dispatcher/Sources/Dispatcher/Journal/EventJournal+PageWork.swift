@@ -23,10 +23,7 @@ extension EventJournal {
             let due = force || state.appended - state.pageWorkAppended >= Self.pageWorkRecords
                 || consumed.segment != state.consumedPosition.segment
             state.consumedPosition = consumed
-            guard due, !state.pageWorkQueued, !state.isClosed else { return false }
-            state.pageWorkQueued = true
-            state.pageWorkAppended = state.appended
-            return true
+            return state.claimPageWork(if: due)
         }
         if queue { queuePageWork() }
     }
@@ -57,8 +54,12 @@ extension EventJournal.State {
     /// it would otherwise outrun the pages made resident (``JournalSegment/runway``) and pay a
     /// page fault every few dozen sends.
     mutating func claimPageWorkForAppend() -> Bool {
-        guard pageWorkInBackground, !pageWorkQueued, !isClosed,
-              appended - pageWorkAppended >= EventJournal.pageWorkRecords / 2 else { return false }
+        claimPageWork(if: pageWorkInBackground && appended - pageWorkAppended >= EventJournal.pageWorkRecords / 2)
+    }
+
+    /// Claims a round of the page work when it is `due`, none is queued and the journal is open.
+    mutating func claimPageWork(if due: Bool) -> Bool {
+        guard due, !pageWorkQueued, !isClosed else { return false }
         pageWorkQueued = true
         pageWorkAppended = appended
         return true

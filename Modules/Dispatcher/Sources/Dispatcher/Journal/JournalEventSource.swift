@@ -18,20 +18,6 @@ protocol JournalEventSource {
     func writeBytes(at cursor: UnsafeMutableRawPointer, lengths: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer
 }
 
-extension JournalEventSource {
-    /// Writes `bytes` at `cursor` and their count at `length`; returns the end.
-    @inline(__always)
-    static func copy(_ bytes: [UInt8], into cursor: UnsafeMutableRawPointer, length: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
-        bytes.withUnsafeBytes { JournalRecord.copy($0, into: cursor, length: length) }
-    }
-
-    /// Writes a string's UTF-8 bytes at `cursor` and their count at `length`; returns the end.
-    @inline(__always)
-    static func copy(text: inout String, into cursor: UnsafeMutableRawPointer, length: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
-        text.withUTF8 { JournalRecord.copy(UnsafeRawBufferPointer($0), into: cursor, length: length) }
-    }
-}
-
 extension EncodedEvent: JournalEventSource {
     var bytesSize: Int {
         category.utf8.count + name.utf8.count + action.utf8.count + userDataBlob.count + contextBlob.count + flagsBlob.count
@@ -47,5 +33,17 @@ extension EncodedEvent: JournalEventSource {
         cursor = Self.copy(userDataBlob, into: cursor, length: lengths + 12)
         cursor = Self.copy(contextBlob, into: cursor, length: lengths + 16)
         return Self.copy(flagsBlob, into: cursor, length: lengths + 20)
+    }
+
+    /// Writes `bytes` at `cursor` and their count at `length`; returns the end.
+    @inline(__always)
+    private static func copy(_ bytes: [UInt8], into cursor: UnsafeMutableRawPointer, length: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+        bytes.withUnsafeBytes { JournalRecord.copy($0, into: cursor, length: length) }
+    }
+
+    /// Writes a string's UTF-8 bytes at `cursor` and their count at `length`; returns the end.
+    @inline(__always)
+    private static func copy(text: inout String, into cursor: UnsafeMutableRawPointer, length: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+        text.withUTF8 { JournalRecord.copy(UnsafeRawBufferPointer($0), into: cursor, length: length) }
     }
 }

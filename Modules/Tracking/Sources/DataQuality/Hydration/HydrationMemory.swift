@@ -33,14 +33,7 @@ final class HydrationMemory: Sendable {
     /// The shared context cached for `key` and, when there is one and `eventIndex` is given,
     /// the own context `[session: [eventIndex: eventIndex]]`, both under one lock.
     func lookUp(_ key: SharedContextKey, eventIndex: Int?) -> Found {
-        state.withLock { state in
-            // Compared where it lies: unwrapping the optional key would copy it.
-            guard state.lastKey?.matches(key) == true, let shared = state.lastValue else {
-                return Found(shared: nil, own: nil, generation: state.generation)
-            }
-            let own = eventIndex.map { Self.sessionContext(eventIndex: $0, recycling: &state.recycled) }
-            return Found(shared: shared, own: own, generation: state.generation)
-        }
+        lookUp(eventIndex: eventIndex) { $0.matches(key) }
     }
 
     /// Like ``lookUp(_:eventIndex:)`` for the key of `sessionID` and the identifiers the kept
@@ -48,8 +41,15 @@ final class HydrationMemory: Sendable {
     /// change (``Identity/onChange(_:)``), those are the identity's current ones while kept, so
     /// the usual event reads no identifiers.
     func lookUp(sessionID: UUID?, eventIndex: Int?) -> Found {
+        lookUp(eventIndex: eventIndex) { $0.sessionID == sessionID }
+    }
+
+    /// The kept shared context when its key passes `matches`, and the own context of
+    /// `eventIndex` made with it, under one lock.
+    private func lookUp(eventIndex: Int?, matching matches: (SharedContextKey) -> Bool) -> Found {
         state.withLock { state in
-            guard state.lastKey?.sessionID == sessionID, let shared = state.lastValue else {
+            // Compared where it lies: unwrapping the optional key would copy it.
+            guard state.lastKey.map(matches) == true, let shared = state.lastValue else {
                 return Found(shared: nil, own: nil, generation: state.generation)
             }
             let own = eventIndex.map { Self.sessionContext(eventIndex: $0, recycling: &state.recycled) }
