@@ -71,7 +71,7 @@ struct HostileCollectorDemoTests {
                    served: collector.connectionCount)
     }
 
-    @Test("huge body, endless body, trickle, never reading, stall: under 50 MB over baseline, under 0.3 s of CPU a minute, every event pending, exit 1",
+    @Test("huge body, endless body, trickle, never reading, stall: under 50 MB over baseline, no more CPU than a 503 on the same rounds plus 0.3 s a minute, every event pending, exit 1",
           .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/stat"), "reads /proc"))
     func everyForm() async throws {
         let directory = try TemporaryDirectory(prefix: "hostile-demo")
@@ -86,13 +86,20 @@ struct HostileCollectorDemoTests {
         }
         let baseline = try #require(runs.first { $0.name == "baseline" })
         #expect(baseline.status == 1 && baseline.peakMegabytes < 200, "baseline: \(baseline.standardError)")
+        print(String(format: "hostile collector, baseline (503 at once): %.3f s CPU in %.1f s, %d connections", baseline.cpu, baseline.window, baseline.served))
         for run in runs where run.name != "baseline" {
             let perMinute = run.cpu / run.window * 60
             print(String(format: "hostile collector, %@: %.3f s CPU in %.1f s (%.2f s a minute), peak %.1f MB (baseline %.1f MB), %d connections",
                          run.name, run.cpu, run.window, perMinute, run.peakMegabytes, baseline.peakMegabytes, run.served))
             #expect(run.served >= 1, "\(run.name): the collector was never reached")
-            // One tick of the kernel's CPU accounting (10 ms) is the measure's own resolution.
-            #expect(run.cpu <= 0.3 * run.window / 60 + 0.011, "\(run.name): \(run.cpu) s of CPU in \(run.window) s of waiting")
+            // A cut-short 200 is retried on the backoff schedule of the 503, never sooner.
+            #expect(run.served <= baseline.served + 2, "\(run.name): \(run.served) connections, baseline \(baseline.served)")
+            // What the rounds themselves cost (claim, encode, connect) is the baseline's cost a
+            // round on this machine, in this run; the hostile collector may add 0.3 s a minute of
+            // waiting above it, plus two ticks of the kernel's CPU accounting (10 ms each).
+            let roundsCost = baseline.cpu / Double(max(1, baseline.served)) * Double(run.served) * 1.5
+            #expect(run.cpu <= roundsCost + 0.3 * run.window / 60 + 0.021,
+                    "\(run.name): \(run.cpu) s of CPU in \(run.window) s of waiting, \(run.served) rounds; baseline \(baseline.cpu) s, \(baseline.served) rounds")
             #expect(run.peakMegabytes - baseline.peakMegabytes <= 50,
                     "\(run.name): peak \(run.peakMegabytes) MB, baseline \(baseline.peakMegabytes) MB")
             #expect(run.status == 1, "\(run.name): exit \(String(describing: run.status)): \(run.standardError)")
