@@ -115,7 +115,7 @@ struct LoopbackDeliveryTests {
                                                transport: URLSessionTransport(requestTimeout: 2))
         let report = await DeliveryWorker(queue: queue, destination: snowplow,
                                           configuration: DeliveryWorkerConfiguration(deliverySize: 12))
-            .deliverAvailable(deadline: Date().addingTimeInterval(10))
+            .deliverAvailable(deadline: Date().addingTimeInterval(60))
         #expect(report.delivered == 30 && report.requests == 3)
         #expect(server.requests.allSatisfy { $0.path == "/com.snowplowanalytics.snowplow/tp2" })
         let body = try #require(server.requests.first?.body)
@@ -126,7 +126,7 @@ struct LoopbackDeliveryTests {
         let file = folder.file("outbox/events.ndjson")
         let fileQueue = InMemoryDeliveryQueue(events: events)
         let fileReport = await DeliveryWorker(queue: fileQueue, destination: NDJSONFileDestination(fileURL: file))
-            .deliverAvailable(deadline: Date().addingTimeInterval(10))
+            .deliverAvailable(deadline: Date().addingTimeInterval(60))
         #expect(fileReport.delivered == 30)
         let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
         #expect(lines.count == 30)
