@@ -20,24 +20,6 @@ struct HostileCollectorDemoTests {
     static let flushTimeout = 14.0
     static let window = (from: 2.0, to: 13.0)
 
-    /// CPU seconds and peak resident memory of a running child, from `/proc/<pid>/`.
-    struct Sample {
-        var cpu: Double
-        var peakMegabytes: Double
-
-        init?(pid: Int32) {
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                  let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return nil }
-            // After "pid (comm)": field 3 is the state, so utime (14) and stime (15) are at 11 and 12.
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
-            cpu = (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-            let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
-            peakMegabytes = (Double(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1024
-        }
-    }
-
     /// What one flush cost while it waited, and how it ended.
     struct Run {
         var name: String
@@ -60,9 +42,9 @@ struct HostileCollectorDemoTests {
                                      "--format", "segment", "--write-key", "k", "--timeout", "\(Int(flushTimeout))"])
         let started = Date()
         try await Task.sleep(nanoseconds: UInt64(window.from * 1e9))
-        let first = Sample(pid: child.pid)
+        let first = ChildProcessSample(pid: child.pid)
         try await Task.sleep(nanoseconds: UInt64(max(0, window.to - Date().timeIntervalSince(started)) * 1e9))
-        let last = Sample(pid: child.pid)
+        let last = ChildProcessSample(pid: child.pid)
         let window = Date().timeIntervalSince(started) - window.from
         let status = await child.wait(timeout: 30)
         if status == nil { child.kill() }
@@ -72,7 +54,7 @@ struct HostileCollectorDemoTests {
     }
 
     @Test("huge body, endless body, trickle, never reading, stall: under 50 MB over baseline, no more CPU than a 503 on the same rounds plus 0.3 s a minute, every event pending, exit 1",
-          .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/stat"), "reads /proc"))
+          .enabled(if: ChildProcessSample.isAvailable, "reads /proc"))
     func everyForm() async throws {
         let directory = try TemporaryDirectory(prefix: "hostile-demo")
         defer { directory.remove() }

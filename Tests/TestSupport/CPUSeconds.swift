@@ -5,10 +5,6 @@ import Glibc
 import Darwin
 #endif
 
-/// The CPU time, user and system, that this process has used so far, in seconds
-/// (`clock_gettime(CLOCK_PROCESS_CPUTIME_ID)`): the difference around a wait is what it cost.
-public func processCPUSeconds() -> Double { cpuSeconds(CLOCK_PROCESS_CPUTIME_ID) }
-
 /// The CPU time, user and system, that the calling thread has used so far, in seconds
 /// (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)`). Unlike wall time, the difference around
 /// synchronous work does not grow while the thread waits for a core on a loaded machine.

@@ -30,6 +30,8 @@ extension LoopbackHTTPServer {
         public var bodyLength: Int
         /// The action taken.
         public var action: Action
+        /// When the whole request had arrived, just before its answer was written.
+        public var receivedAt: Date
     }
 
     /// Why the server could not start.

@@ -113,7 +113,8 @@ public final class LoopbackHTTPServer: Sendable {
                 }
                 if recordRequests {
                     state.recorded.append(Request(method: head.method, path: head.path, headers: head.headers,
-                                                  body: body, bodyLength: head.contentLength, action: next))
+                                                  body: body, bodyLength: head.contentLength, action: next,
+                                                  receivedAt: Date()))
                 }
                 return next
             }
