@@ -10,7 +10,9 @@ import Foundation
 package enum JSONText {
     /// Encodes a value as compact JSON text.
     package static func encode(_ value: UserDataValue) -> String {
-        text(of: value, openContainers: 0)
+        var text = ""
+        write(value, openContainers: 0, to: &text)
+        return text
     }
 
     /// The string a non-finite double is written as: `NaN`, `Infinity` or `-Infinity`.
@@ -36,21 +38,38 @@ package enum JSONText {
         Int64((date.timeIntervalSince1970 * 1000).rounded())
     }
 
-    private static func text(of value: UserDataValue, openContainers: Int) -> String {
+    /// Appends `value`'s text to `text`: loops over one string, no intermediate arrays, so the
+    /// first call in a process does not pay for generic `map` and `joined` lookups.
+    private static func write(_ value: UserDataValue, openContainers: Int, to text: inout String) {
         switch value {
-        case .null: return "null"
-        case .bool(let flag): return flag ? "true" : "false"
-        case .int(let number): return String(number)
-        case .double(let number): return number.isFinite ? number.description : quoted(nonFiniteName(number))
-        case .string(let string): return quoted(string)
-        case .date(let date): return quoted(iso8601(date))
+        case .null: text += "null"
+        case .bool(let flag): text += flag ? "true" : "false"
+        case .int(let number): text += String(number)
+        case .double(let number): text += number.isFinite ? number.description : quoted(nonFiniteName(number))
+        case .string(let string): text += quoted(string)
+        case .date(let date): text += quoted(iso8601(date))
         case .array(let elements):
-            guard openContainers < UserDataValue.maximumDepth else { return text(of: UserDataValue.truncationPlaceholder, openContainers: 0) }
-            return "[" + elements.map { text(of: $0, openContainers: openContainers + 1) }.joined(separator: ",") + "]"
+            guard openContainers < UserDataValue.maximumDepth else {
+                return write(UserDataValue.truncationPlaceholder, openContainers: 0, to: &text)
+            }
+            text += "["
+            for (index, element) in elements.enumerated() {
+                if index > 0 { text += "," }
+                write(element, openContainers: openContainers + 1, to: &text)
+            }
+            text += "]"
         case .object(let members):
-            guard openContainers < UserDataValue.maximumDepth else { return text(of: UserDataValue.truncationPlaceholder, openContainers: 0) }
-            let pairs = members.sorted { $0.key < $1.key }.map { quoted($0.key) + ":" + text(of: $0.value, openContainers: openContainers + 1) }
-            return "{" + pairs.joined(separator: ",") + "}"
+            guard openContainers < UserDataValue.maximumDepth else {
+                return write(UserDataValue.truncationPlaceholder, openContainers: 0, to: &text)
+            }
+            text += "{"
+            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+                if index > 0 { text += "," }
+                text += quoted(member.key)
+                text += ":"
+                write(member.value, openContainers: openContainers + 1, to: &text)
+            }
+            text += "}"
         }
     }
 
