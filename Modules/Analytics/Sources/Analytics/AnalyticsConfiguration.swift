@@ -139,16 +139,6 @@ public struct AnalyticsConfiguration: Sendable, Equatable {
         }
     }
 
-    /// The short hash of this configuration (write key left out), reported in every event's
-    /// context so a change of settings can be seen in the data.
-    public var hash: String {
-        var hashed = self
-        hashed.destination.writeKey = destination.writeKey == nil ? nil : "set"
-        // A development tool: turning it on does not change what the events say.
-        hashed.inspector = nil
-        return QualityConfiguration.hash(of: hashed)
-    }
-
     /// What the data-quality stages are built from.
     var quality: QualityConfiguration {
         QualityConfiguration(

@@ -1,4 +1,5 @@
 import Foundation
+import Tracking
 
 extension QualityConfiguration {
     /// A short, stable fingerprint of a configuration, so an analyst can tell which configuration
@@ -10,5 +11,13 @@ extension QualityConfiguration {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else { return "unencodable" }
         return String(SHA256Digest.hex(of: SHA256Digest.digest(data)).prefix(12))
+    }
+
+    /// ``hash(of:)`` of a value already written out as a tree: the first 12 hex digits of the
+    /// SHA-256 of its compact JSON text with sorted keys. For a tree that mirrors a value's
+    /// `encode(to:)`, with whole numbers as `.int`, it is the same hash, without `JSONEncoder`,
+    /// whose first use in a process costs more than the rest of `Analytics`' start.
+    public static func hash(ofTree value: UserDataValue) -> String {
+        String(SHA256Digest.hex(of: SHA256Digest.digest(JSONText.encode(value).utf8)).prefix(12))
     }
 }

@@ -19,8 +19,8 @@ extension RetryJitter {
         }
     }
 
-    /// The name a configuration uses.
-    var name: String {
+    /// The name a configuration uses: `"none"`, `"full"` or `"equal"`.
+    public var name: String {
         switch self {
         case .none: "none"
         case .full: "full"
