@@ -29,7 +29,7 @@ struct PlatformServices: @unchecked Sendable {
     static var system: PlatformServices {
         PlatformServices(
             notifications: .default,
-            backgroundTime: systemBackgroundTime(bundlePath: Bundle.main.bundlePath),
+            backgroundTime: systemBackgroundTime(),
             reachability: systemReachability(),
             isApplicationVisible: systemVisibility(),
             suspendsInBackground: systemSuspends)
@@ -51,9 +51,11 @@ struct PlatformServices: @unchecked Sendable {
         return path.hasSuffix(".appex")
     }
 
-    private static func systemBackgroundTime(bundlePath: String) -> any BackgroundTimeProvider {
+    /// Reads `Bundle.main` only where it decides something: on Linux its first use lists the
+    /// executable's folder, on the thread that starts `Analytics`.
+    private static func systemBackgroundTime() -> any BackgroundTimeProvider {
         #if canImport(UIKit) && !os(watchOS)
-        if !isAppExtension(bundlePath: bundlePath) { return UIKitBackgroundTime() }
+        if !isAppExtension(bundlePath: Bundle.main.bundlePath) { return UIKitBackgroundTime() }
         #endif
         #if canImport(UIKit)
         return ExpiringActivityBackgroundTime()
