@@ -1,5 +1,10 @@
 import Dispatch
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Tracking
 
 /// Where the library's own Swift tasks run on Linux: a few serial dispatch queues of its own,
@@ -24,8 +29,9 @@ import Tracking
     /// The one executor of the process.
     static let shared = LibraryExecutor(width: LibraryExecutor.defaultWidth)
 
-    /// Two queues, or one per active core up to four.
-    static var defaultWidth: Int { min(4, max(2, ProcessInfo.processInfo.activeProcessorCount)) }
+    /// Two queues, or one per online core up to four. Read with `sysconf`: `ProcessInfo`'s count
+    /// parses the cgroup files on its first use, on the thread that starts `Analytics`.
+    static var defaultWidth: Int { min(4, max(2, sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
     private let queues: [DispatchQueue]
     private let loads: LockedValue<Loads>
