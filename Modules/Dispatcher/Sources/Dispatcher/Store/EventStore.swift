@@ -27,7 +27,9 @@ final class EventStore: DeliveryQueue, Sendable {
         /// The rows in flight claimed through this store: id → seq and size.
         var inFlight: [UUID: (sequence: Int64, size: Int)] = [:]
         /// Keys of ids inserted recently (two generations), to ignore duplicates without an index.
-        var recentIDs = KeySet(minimumCapacity: EventStore.duplicateWindow)
+        /// It starts small and grows with what is inserted: 512 KB zeroed up front would cost a
+        /// store that opens for one event more than the rest of its opening.
+        var recentIDs: KeySet = []
         var olderIDs: KeySet = []
         /// The shared contexts known to be in `contexts` (committed by this store, or read back),
         /// by hash: each is written once and read from `contexts` at most once.
