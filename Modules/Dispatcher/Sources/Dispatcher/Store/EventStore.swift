@@ -107,8 +107,7 @@ final class EventStore: DeliveryQueue, Sendable {
         var problems: [String] = []
         let folder = StorePath.folder(of: path)
         if !folder.isEmpty { problems += try FileProtection.createDirectory(atPath: folder) }
-        var isFolder: ObjCBool = false
-        if path.isEmpty || (FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue) {
+        if path.isEmpty || FileProtection.isFolder(path) == true {
             throw StoreError.cannotOpen(path: path, reason: "the store path must name a file, not a folder", errno: EISDIR)
         }
         // A device, a FIFO or a symbolic link (to anything) is refused before anything is

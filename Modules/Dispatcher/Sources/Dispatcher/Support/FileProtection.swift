@@ -35,9 +35,8 @@ enum FileProtection {
     /// - Throws: ``StoreError/cannotOpen(path:reason:errno:)`` when a folder cannot be made.
     @discardableResult
     static func createDirectory(atPath path: String) throws(StoreError) -> [String] {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
+        if let isFolder = isFolder(path) {
+            guard isFolder else {
                 throw .cannotOpen(path: path, reason: "exists and is not a folder", errno: ENOTDIR)
             }
             return []
@@ -57,11 +56,19 @@ enum FileProtection {
             let code = errno
             rmdir(staging)
             // Another creator won the race: its folder stands.
-            if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            if isFolder(path) != true {
                 throw .cannotOpen(path: path, reason: "cannot create folder: \(describe(code))", errno: code)
             }
         }
         return problems
+    }
+
+    /// Whether `path`, links followed, is a folder; nil when nothing is there (or it cannot be
+    /// seen). `stat`, not `FileManager`, whose first use costs the thread that opens a store.
+    static func isFolder(_ path: String) -> Bool? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return info.st_mode & S_IFMT == S_IFDIR
     }
 
     /// Creates `path` as an empty owner-only file if it does not exist, and sets mode 0600 on it
