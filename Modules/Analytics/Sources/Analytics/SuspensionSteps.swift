@@ -6,7 +6,14 @@ import Tracking
 /// came: a release for suspension that is still running when the app returns to the foreground
 /// finishes before the storage is taken back, never after it.
 final class SuspensionSteps: Sendable {
-    private let last = LockedValue<Task<Void, Never>?>(nil)
+    /// Waits for the step queued last. A closure, not the `Task` itself: a `Task` in the lock's
+    /// type would make `Analytics`' start look up `Never: Error` in the runtime's conformance
+    /// records, on the caller's thread.
+    private struct Previous: Sendable {
+        let wait: @Sendable () async -> Void
+    }
+
+    private let last = LockedValue<Previous?>(nil)
 
     /// Queues `step` after every step queued before it, and returns the task running it.
     @discardableResult
@@ -14,10 +21,10 @@ final class SuspensionSteps: Sendable {
         last.withLock { last in
             let previous = last
             let task = LibraryTask.start {
-                await previous?.value
+                await previous?.wait()
                 await step()
             }
-            last = task
+            last = Previous { await task.value }
             return task
         }
     }
