@@ -96,8 +96,9 @@ public struct RetryPolicy: Sendable, Equatable, Codable {
 
     /// Throws a `ConfigurationError` naming the first impossible field.
     public func validate() throws {
-        func check(_ ok: Bool, _ field: String, _ reason: String) throws {
-            if !ok { throw ConfigurationError(field: field, reason: reason) }
+        // The reason is only written out for a field that fails.
+        func check(_ ok: Bool, _ field: String, _ reason: @autoclosure () -> String) throws {
+            if !ok { throw ConfigurationError(field: field, reason: reason()) }
         }
         try check(baseDelay.isFinite && baseDelay >= 0, "baseDelay", "must be a non-negative number of seconds, got \(baseDelay)")
         try check(multiplier.isFinite && multiplier >= 1, "multiplier", "must be at least 1, got \(multiplier)")
