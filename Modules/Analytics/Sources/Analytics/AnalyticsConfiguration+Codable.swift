@@ -15,6 +15,9 @@ extension AnalyticsConfiguration: Codable {
         ("reachabilityPings", .reachabilityPings), ("initialEvents", .initialEvents),
     ]
 
+    /// The names of the delivery triggers on, in the order ``strategyNames`` lists them.
+    var strategyNamesInUse: [String] { Self.strategyNames.filter { strategies.contains($0.strategy) }.map(\.name) }
+
     /// Decodes a configuration; `store` is required, absent keys keep their defaults, unknown
     /// keys are errors. Call ``validate()`` (the throwing initializers do) to check the values.
     public init(from decoder: any Decoder) throws {
@@ -56,7 +59,7 @@ extension AnalyticsConfiguration: Codable {
         try container.encode(destination, forKey: .destination)
         try container.encode(batch, forKey: .batch)
         try container.encode(retry, forKey: .retry)
-        try container.encode(Self.strategyNames.filter { strategies.contains($0.strategy) }.map(\.name), forKey: .strategies)
+        try container.encode(strategyNamesInUse, forKey: .strategies)
         try container.encodeIfPresent(contractPath, forKey: .contractPath)
         try container.encode(consentCategories, forKey: .consentCategories)
         try container.encode(redaction, forKey: .redaction)

@@ -198,13 +198,19 @@ extension AnalyticsConfiguration.DestinationSettings: Codable {
         }
     }
 
+    /// The endpoint as a configuration writes it: a file's path, else the URL.
+    var endpointText: String? { endpoint.map { $0.isFileURL ? $0.path : $0.absoluteString } }
+
+    /// Where the write key goes, as a configuration names it: `"body"` or `"header"`.
+    var writeKeyInName: String { authentication == .body ? "body" : "header" }
+
     /// Encodes the destination; the write key is written as given (keep such files private).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(format.rawValue, forKey: .format)
-        try container.encodeIfPresent(endpoint.map { $0.isFileURL ? $0.path : $0.absoluteString }, forKey: .endpoint)
+        try container.encodeIfPresent(endpointText, forKey: .endpoint)
         try container.encodeIfPresent(writeKey, forKey: .writeKey)
-        try container.encode(authentication == .body ? "body" : "header", forKey: .writeKeyIn)
+        try container.encode(writeKeyInName, forKey: .writeKeyIn)
         try container.encodeIfPresent(maxBatchBytes, forKey: .maxBatchBytes)
         try container.encodeIfPresent(compression?.rawValue, forKey: .compression)
     }

@@ -36,7 +36,7 @@ extension AnalyticsConfiguration {
                 "maxAttempts": .int(retry.maxAttempts), "maxAge": number(retry.maxAge),
                 "maxRetryAfter": number(retry.maxRetryAfter),
             ]),
-            "strategies": strings(Self.strategyNames.filter { strategies.contains($0.strategy) }.map(\.name)),
+            "strategies": strings(strategyNamesInUse),
             "consentCategories": strings(consentCategories),
             "redaction": .object(["keys": strings(redaction.keys), "mode": .string(redaction.mode.rawValue)]),
             "session": .object([
@@ -63,11 +63,9 @@ extension AnalyticsConfiguration {
     private var destinationTree: UserDataValue {
         var tree: [String: UserDataValue] = [
             "format": .string(destination.format.rawValue),
-            "writeKeyIn": .string(destination.authentication == .body ? "body" : "header"),
+            "writeKeyIn": .string(destination.writeKeyInName),
         ]
-        if let endpoint = destination.endpoint {
-            tree["endpoint"] = .string(endpoint.isFileURL ? endpoint.path : endpoint.absoluteString)
-        }
+        if let endpoint = destination.endpointText { tree["endpoint"] = .string(endpoint) }
         if destination.writeKey != nil { tree["writeKey"] = .string("set") }
         if let maxBatchBytes = destination.maxBatchBytes { tree["maxBatchBytes"] = .int(maxBatchBytes) }
         if let compression = destination.compression { tree["compression"] = .string(compression.rawValue) }

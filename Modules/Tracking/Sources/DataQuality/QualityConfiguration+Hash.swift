@@ -10,7 +10,7 @@ extension QualityConfiguration {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else { return "unencodable" }
-        return String(SHA256Digest.hex(of: SHA256Digest.digest(data)).prefix(12))
+        return fingerprint(data)
     }
 
     /// ``hash(of:)`` of a value already written out as a tree: the first 12 hex digits of the
@@ -18,6 +18,11 @@ extension QualityConfiguration {
     /// `encode(to:)`, with whole numbers as `.int`, it is the same hash, without `JSONEncoder`,
     /// whose first use in a process costs more than the rest of `Analytics`' start.
     public static func hash(ofTree value: UserDataValue) -> String {
-        String(SHA256Digest.hex(of: SHA256Digest.digest(JSONText.encode(value).utf8)).prefix(12))
+        fingerprint(JSONText.encode(value).utf8)
+    }
+
+    /// The first 12 hex digits of the SHA-256 of `bytes`.
+    private static func fingerprint(_ bytes: some Sequence<UInt8>) -> String {
+        String(SHA256Digest.hex(of: SHA256Digest.digest(bytes)).prefix(12))
     }
 }

@@ -25,7 +25,8 @@ import Tracking
 /// library runs at most `width` at a time; a task that suspends resumes on whichever queue is
 /// then the best. The library's own blocking work goes to queues of its own
 /// (`BlockingQueue`), never here.
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) final class LibraryExecutor: TaskExecutor {
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+final class LibraryExecutor: TaskExecutor {
     /// The one executor of the process.
     static let shared = LibraryExecutor(width: LibraryExecutor.defaultWidth)
 
@@ -71,6 +72,8 @@ import Tracking
     /// Jobs waiting or running on each queue now.
     var jobsByQueue: [Int] { loads.withLock { $0.queues.map(\.jobs) } }
 
+    /// Sends `job` to the least busy queue (see the type's description).
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let index = loads.withLock { loads in

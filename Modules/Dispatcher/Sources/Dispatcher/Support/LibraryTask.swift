@@ -16,7 +16,7 @@ public enum LibraryTask {
         #if os(Linux)
         // Always true on Linux; it names the Apple releases that have task executors.
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-            return Task(executorPreference: LibraryExecutor.shared, priority: priority, operation: operation)
+            return startOnLibraryExecutor(priority: priority, operation)
         }
         #endif
         return Task(priority: priority, operation: operation)
@@ -34,11 +34,29 @@ public enum LibraryTask {
         #if os(Linux)
         // Always true on Linux; it names the Apple releases that have task executors.
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-            return try await withTaskExecutorPreference(LibraryExecutor.shared, isolation: isolation, operation: body)
+            return try await runOnLibraryExecutor(isolation: isolation, body)
         }
         #endif
         return try await offCallersActor(body)
     }
+
+    #if os(Linux)
+    /// ``start(priority:_:)`` on Linux: a task that prefers ``LibraryExecutor``.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    private static func startOnLibraryExecutor<Success: Sendable>(
+        priority: TaskPriority?, _ operation: sending @escaping () async -> Success
+    ) -> Task<Success, Never> {
+        Task(executorPreference: LibraryExecutor.shared, priority: priority, operation: operation)
+    }
+
+    /// ``run(isolation:_:)`` on Linux: `body` with ``LibraryExecutor`` preferred.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    private static func runOnLibraryExecutor<Success: Sendable, Failure: Error>(
+        isolation: isolated (any Actor)?, _ body: @Sendable () async throws(Failure) -> Success
+    ) async throws(Failure) -> Success {
+        try await withTaskExecutorPreference(LibraryExecutor.shared, isolation: isolation, operation: body)
+    }
+    #endif
 
     /// Runs `body` on Swift's global executor, as any nonisolated async function does.
     private static func offCallersActor<Success: Sendable, Failure: Error>(
