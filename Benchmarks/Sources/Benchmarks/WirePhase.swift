@@ -8,7 +8,9 @@ import Workload
 
 /// Bytes on the wire: hydrated events sent through the runtime with every data-quality stage
 /// on (as ``StackPhase`` starts it), delivered in the Segment format at the default batch size
-/// to a loopback collector, once with gzip (Segment's default) and once plain.
+/// to a loopback collector, once with gzip (Segment's default) and once plain. Delivery is
+/// paused until every event is stored, so each request is a full batch. Delivery waits
+/// for the drain, so each request is a full batch.
 ///
 /// Bytes are request bodies as the collector received them (`Content-Length`), headers
 /// excluded. The compression time is the encoder's own, timed over the very bodies the plain run
@@ -71,7 +73,16 @@ public struct WirePhase {
         configuration.destination.compression = compression
         let stack = try Analytics(configuration: configuration)
         let app = LoadGenerator(reporter: stack.reporter(for: OnboardingAnalytics.self))
+        // Paused until every event is stored: a round that a full batch starts while the store is
+        // still filling would send a part of one, and the figures would depend on timing.
+        stack.pause()
         for index in 0..<events { app.send(index, userData: app.distinctUserData(for: index)) }
+        let storing = Date().addingTimeInterval(120)
+        while stack.counters.persisted < events {
+            guard Date() < storing else { throw BenchError("wire (\(compression.rawValue)): \(stack.counters.persisted) of \(events) stored") }
+            try await Task.sleep(nanoseconds: 1_000_000)
+        }
+        stack.resume()
         var delivered = 0
         while delivered < events {
             let report = await stack.drain(timeout: 120).report
