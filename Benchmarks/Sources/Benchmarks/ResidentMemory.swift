@@ -18,15 +18,27 @@ enum ResidentMemory {
     static func highWaterMegabytes() -> Double { fields("VmHWM")[0] }
 
     /// The named fields of one reading of `/proc/self/status`, in MiB, in the order asked
-    /// (0 for a field not found, and off Linux): one read per sample keeps the sampler cheap.
+    /// (0 for a field not found, and off Linux). The samplers read it every few milliseconds
+    /// beside the work they measure, so it is read into one buffer and scanned as bytes.
     static func fields(_ names: String...) -> [Double] {
         var values = [Double](repeating: 0, count: names.count)
         #if os(Linux)
-        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return values }
-        for line in text.split(separator: "\n") {
-            guard let index = names.firstIndex(where: { line.hasPrefix($0 + ":") }) else { continue }
-            let number = line.dropFirst(names[index].count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Double($0) } ?? 0
-            values[index] = number / 1024
+        let descriptor = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return values }
+        defer { close(descriptor) }
+        var text = [UInt8](repeating: 0, count: 16_384)
+        var count = 0
+        while count < text.count {
+            let read = text.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count) }
+            guard read > 0 else { break }
+            count += read
+        }
+        let prefixes = names.map { Array(($0 + ":").utf8) }
+        for line in text[..<count].split(separator: 10) {
+            guard let index = prefixes.firstIndex(where: { line.starts(with: $0) }) else { continue }
+            // "VmRSS:	   12345 kB": the digits are kibibytes.
+            let kibibytes = line.dropFirst(prefixes[index].count).reduce(0) { (48...57).contains($1) ? $0 * 10 + Int($1 - 48) : $0 }
+            values[index] = Double(kibibytes) / 1024
         }
         #endif
         return values
