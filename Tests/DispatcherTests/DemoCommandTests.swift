@@ -161,7 +161,7 @@ struct BenchCommandTests {
         let figures = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Double])
         let keys = ["send_ns_p50", "send_ns_p99", "ingest_events_per_s", "sqlite_reference_rows_per_s",
                     "delivery_events_per_s", "backlog_events", "baseline_rss_mb", "peak_rss_mb",
-                    "bytes_per_event", "reopen_ms"]
+                    "bytes_per_event", "reopen_ms", "send_ns_p50_stack", "send_reference_ns_p50", "send_stack_vs_reference"]
         for key in keys { #expect(figures[key] != nil, "missing \(key)") }
         // Our memory on the peer's workload is named as ours, not as the peer's.
         #expect(figures.keys.allSatisfy { !$0.hasPrefix("peer_") }, "\(figures.keys.sorted())")
@@ -171,6 +171,9 @@ struct BenchCommandTests {
         #expect(value("backlog_events") >= 1_000)
         #expect(value("bytes_per_event") > 16 && value("bytes_per_event") < 10_000, "a stored event has an id and fields")
         #expect(value("reopen_ms") > 0 && value("reopen_ms") < 60_000)
+        // The stack's median over the reference timed beside it, rounded to two places.
+        #expect(value("send_reference_ns_p50") > 0)
+        #expect(abs(value("send_stack_vs_reference") - value("send_ns_p50_stack") / value("send_reference_ns_p50")) <= 0.006)
         #expect(value("startup_ms_empty") > 0 && value("startup_ms_backlog") > 0 && value("startup_ms_backlog") < 60_000)
         #if os(Linux)
         #expect(value("baseline_rss_mb") > 0 && value("peak_rss_mb") >= value("baseline_rss_mb"))

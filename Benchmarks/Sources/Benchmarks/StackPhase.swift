@@ -26,6 +26,8 @@ struct StackPhase {
     struct Figures {
         /// Each send's cost, sorted.
         let latencies: [UInt64]
+        /// The cost of the ``SendReference`` timed before each send, sorted.
+        let references: [UInt64]
         /// The store's bytes per event after close.
         let bytesPerEvent: Double
         /// Where the time goes, stage by stage (empty unless asked for).
@@ -51,11 +53,20 @@ struct StackPhase {
         }
         let app = LoadGenerator(reporter: stack.reporter(for: OnboardingAnalytics.self))
         var latencies = [UInt64](repeating: 0, count: userData.count)
+        var references = latencies
+        var reference = SendReference()
         for index in userData.indices {
             let data = userData[index]
+            // The reference just before each send, so that a change of the machine's speed falls
+            // on both; on the previous send's userData, so that it brings none of this one's into
+            // the cache.
+            let referenceStart = DispatchTime.now().uptimeNanoseconds
+            reference.run(userData[max(0, index - 1)])
             let start = DispatchTime.now().uptimeNanoseconds
             app.send(index, userData: data)
-            latencies[index] = DispatchTime.now().uptimeNanoseconds - start
+            let end = DispatchTime.now().uptimeNanoseconds
+            references[index] = start - referenceStart
+            latencies[index] = end - start
         }
         var breakdown = StageBreakdown<OnboardingAnalytics>.Measurement(stages: [], sent: 0)
         if breakdownRounds > 0 {
@@ -76,6 +87,8 @@ struct StackPhase {
             throw BenchError("full stack sends incomplete: \(counters.persisted) of \(sent) persisted")
         }
         latencies.sort()
-        return Figures(latencies: latencies, bytesPerEvent: (Double(StoredSize.fileBytes(storePath)) / Double(sent)).rounded(), stages: breakdown.stages)
+        references.sort()
+        guard reference.sink != 0 || userData.isEmpty else { throw BenchError("the send reference did no work") }
+        return Figures(latencies: latencies, references: references, bytesPerEvent: (Double(StoredSize.fileBytes(storePath)) / Double(sent)).rounded(), stages: breakdown.stages)
     }
 }
