@@ -161,13 +161,14 @@ struct BenchCommandTests {
         let figures = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Double])
         let keys = ["send_ns_p50", "send_ns_p99", "ingest_events_per_s", "sqlite_reference_rows_per_s",
                     "delivery_events_per_s", "backlog_events", "baseline_rss_mb", "peak_rss_mb",
-                    "bytes_per_event", "reopen_ms", "send_ns_p50_stack", "send_reference_ns_p50", "send_stack_vs_reference"]
+                    "bytes_per_event", "reopen_ms", "send_ns_p50_stack", "send_reference_ns_p50", "send_stack_vs_reference", "delivery_vs_reference"]
         for key in keys { #expect(figures[key] != nil, "missing \(key)") }
         // Our memory on the peer's workload is named as ours, not as the peer's.
         #expect(figures.keys.allSatisfy { !$0.hasPrefix("peer_") }, "\(figures.keys.sorted())")
         let value = { (key: String) in figures[key] ?? -1 }
         #expect(value("send_ns_p50") > 0 && value("send_ns_p99") >= value("send_ns_p50"))
         #expect(value("ingest_events_per_s") > 0 && value("sqlite_reference_rows_per_s") > 0 && value("delivery_events_per_s") > 0)
+        #expect(abs(value("delivery_vs_reference") - value("delivery_events_per_s") / value("sqlite_reference_rows_per_s")) <= 0.001)
         #expect(value("backlog_events") >= 1_000)
         #expect(value("bytes_per_event") > 16 && value("bytes_per_event") < 10_000, "a stored event has an id and fields")
         #expect(value("reopen_ms") > 0 && value("reopen_ms") < 60_000)
