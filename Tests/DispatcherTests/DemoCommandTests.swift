@@ -172,9 +172,8 @@ struct BenchCommandTests {
         #expect(value("backlog_events") >= 1_000)
         #expect(value("bytes_per_event") > 16 && value("bytes_per_event") < 10_000, "a stored event has an id and fields")
         #expect(value("reopen_ms") > 0 && value("reopen_ms") < 60_000)
-        // The stack's median over the reference timed beside it, rounded to two places.
-        #expect(value("send_reference_ns_p50") > 0)
-        #expect(abs(value("send_stack_vs_reference") - value("send_ns_p50_stack") / value("send_reference_ns_p50")) <= 0.006)
+        // Each send over the reference timed beside it: a send does more than the reference.
+        #expect(value("send_reference_ns_p50") > 0 && value("send_stack_vs_reference") > 1)
         #expect(value("startup_ms_empty") > 0 && value("startup_ms_backlog") > 0 && value("startup_ms_backlog") < 60_000)
         #if os(Linux)
         #expect(value("baseline_rss_mb") > 0 && value("peak_rss_mb") >= value("baseline_rss_mb"))

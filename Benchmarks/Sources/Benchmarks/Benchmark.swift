@@ -186,7 +186,7 @@ public struct Benchmark {
         // break, so every event is flagged (unknown fields, duplicate) and reported.
         let distinct = try await addStackSendCost(to: &result, load: load)
         // The web inspector on, nobody connected, against the same stack off, alternated twice
-        // (the lower median of each). The overhead compares each run's median over its own
+        // (the lower median of each). The overhead compares the runs' sends each over its own
         // send reference (see SendReference), so that a change of the machine's speed between
         // runs falls on both sides of the ratio.
         progress?("full stack send cost, inspector on and off")
@@ -198,9 +198,8 @@ public struct Benchmark {
             let figures = try await StackPhase(contractJSON: BenchContract.json, userData: plain, directory: directory, inspector: on)
                 .run(name: "inspector-\(round)")
             let median = figures.latencies[figures.latencies.count / 2]
-            let reference = figures.references[figures.references.count / 2]
             medians[on] = min(medians[on] ?? .max, median)
-            if reference > 0 { ratios[on] = min(ratios[on] ?? .infinity, Double(median) / Double(reference)) }
+            ratios[on] = min(ratios[on] ?? .infinity, figures.referenceRatio)
         }
         result.add("send_ns_p50_stack_inspector_off", Double(medians[false] ?? 0), unit: "ns", target: "(same run, inspector off)")
         result.add("send_ns_p50_stack_inspector_on", Double(medians[true] ?? 0), unit: "ns", target: "(inspector on, nobody connected)")

@@ -8,11 +8,21 @@ import Tracking
 /// and a half of it.
 ///
 /// The two-core hosts the bench runs on change speed between runs and within one, by up to
-/// two times (a neighbour on the same core): `send_stack_vs_reference`, a send's median over
-/// the reference's, carries from one host and moment to another where nanoseconds do not.
+/// two times (a neighbour on the same core): `send_stack_vs_reference`, the median of each
+/// send's cost over the reference's just before it, carries from one host and moment to another
+/// where nanoseconds do not.
 struct SendReference {
     /// What the work came to, kept so that the optimiser cannot drop it.
     private(set) var sink = 0
+
+    /// The median of `costs[i] / references[i]`, each send over the reference timed beside it
+    /// (pairs with a zero reference are left out; 0 when none is left). A ratio of two medians
+    /// would be thrown off when the host changes speed midway: each median could fall in
+    /// another mode.
+    static func medianRatio(of costs: [UInt64], over references: [UInt64]) -> Double {
+        let ratios = zip(costs, references).compactMap { $1 > 0 ? Double($0) / Double($1) : nil }.sorted()
+        return ratios.isEmpty ? 0 : ratios[ratios.count / 2]
+    }
 
     /// Does the reference work once on `userData`.
     @inline(never)

@@ -28,6 +28,9 @@ struct StackPhase {
         let latencies: [UInt64]
         /// The cost of the ``SendReference`` timed before each send, sorted.
         let references: [UInt64]
+        /// The median of each send's cost over the reference timed just before it
+        /// (``SendReference/medianRatio(of:over:)``).
+        let referenceRatio: Double
         /// The store's bytes per event after close.
         let bytesPerEvent: Double
         /// Where the time goes, stage by stage (empty unless asked for).
@@ -86,9 +89,10 @@ struct StackPhase {
         guard drained.persisted, counters.persisted == sent else {
             throw BenchError("full stack sends incomplete: \(counters.persisted) of \(sent) persisted")
         }
+        let referenceRatio = SendReference.medianRatio(of: latencies, over: references)
         latencies.sort()
         references.sort()
         guard reference.sink != 0 || userData.isEmpty else { throw BenchError("the send reference did no work") }
-        return Figures(latencies: latencies, references: references, bytesPerEvent: (Double(StoredSize.fileBytes(storePath)) / Double(sent)).rounded(), stages: breakdown.stages)
+        return Figures(latencies: latencies, references: references, referenceRatio: referenceRatio, bytesPerEvent: (Double(StoredSize.fileBytes(storePath)) / Double(sent)).rounded(), stages: breakdown.stages)
     }
 }
