@@ -185,27 +185,15 @@ public struct Benchmark {
         // its code; `_flagged` repeats the 96 variants against the demo's contract, which they
         // break, so every event is flagged (unknown fields, duplicate) and reported.
         let distinct = try await addStackSendCost(to: &result, load: load)
-        // The web inspector on, nobody connected, against the same stack off, alternated twice
-        // (the lower median of each). The overhead compares the runs' sends each over its own
-        // send reference (see SendReference), so that a change of the machine's speed between
-        // runs falls on both sides of the ratio.
+        // The web inspector on, nobody connected, beside the same stack off: two stacks whose
+        // sends alternate event by event (see InspectorPhase).
         progress?("full stack send cost, inspector on and off")
-        let plain = Array(distinct.prefix(50_000))
-        var medians: [Bool: UInt64] = [:]
-        var ratios: [Bool: Double] = [:]
-        for round in 0..<4 {
-            let on = round % 2 == 1
-            let figures = try await StackPhase(contractJSON: BenchContract.json, userData: plain, directory: directory, inspector: on)
-                .run(name: "inspector-\(round)")
-            let median = figures.latencies[figures.latencies.count / 2]
-            medians[on] = min(medians[on] ?? .max, median)
-            ratios[on] = min(ratios[on] ?? .infinity, figures.referenceRatio)
-        }
-        result.add("send_ns_p50_stack_inspector_off", Double(medians[false] ?? 0), unit: "ns", target: "(same run, inspector off)")
-        result.add("send_ns_p50_stack_inspector_on", Double(medians[true] ?? 0), unit: "ns", target: "(inspector on, nobody connected)")
-        let (off, on) = (ratios[false] ?? 0, ratios[true] ?? 0)
-        result.add("inspector_overhead_pct", off > 0 ? ((on / off - 1) * 1_000).rounded() / 10 : 0, unit: "%",
-                   target: "≤ 5 (each run over its reference)")
+        let inspector = try await InspectorPhase(contractJSON: BenchContract.json, userData: Array(distinct.prefix(50_000)),
+                                                 directory: directory).run()
+        result.add("send_ns_p50_stack_inspector_off", Double(inspector.offMedian), unit: "ns", target: "(same run, inspector off)")
+        result.add("send_ns_p50_stack_inspector_on", Double(inspector.onMedian), unit: "ns", target: "(inspector on, nobody connected)")
+        result.add("inspector_overhead_pct", ((inspector.ratio - 1) * 1_000).rounded() / 10, unit: "%",
+                   target: "≤ 5 (each event on over off)")
         progress?("full stack send cost, every event flagged")
         let repeated = (0..<min(sends, 50_000)).map { variants[$0 % 96] }
         let flagged = try await StackPhase(contractJSON: flaggedContractJSON, userData: repeated, directory: directory).run(name: "flagged")

@@ -40,20 +40,7 @@ struct StackPhase {
     /// Sends every `userData` through the stack, then the breakdown's rounds; drains and closes.
     /// - Throws: ``BenchError`` when a stage is not on or an event did not reach the store.
     func run(name: String) async throws -> Figures {
-        let contractPath = directory.appendingPathComponent("\(name)-contract.json").path
-        try Data(contractJSON.utf8).write(to: URL(fileURLWithPath: contractPath))
-        let storePath = directory.appendingPathComponent("\(name).sqlite").path
-        var configuration = AnalyticsConfiguration.commandLine(storePath: storePath)
-        configuration.contractPath = contractPath
-        configuration.consentCategories = ["Marketing"]
-        configuration.batch = BatchConfiguration(maxQueueBytes: Benchmark.backlogByteBudget)
-        configuration.inspector = inspector ? .init() : nil
-        let stack = try Analytics(configuration: configuration)
-        await stack.ready()
-        guard !inspector || stack.inspectorURL != nil else { throw BenchError("the inspector did not start") }
-        guard stack.quality.validator != nil, !configuration.redaction.keys.isEmpty, configuration.duplicateWindow > 0 else {
-            throw BenchError("the full stack is not on: contract, redaction and duplicates must all be configured")
-        }
+        let (stack, storePath) = try await start(name: name)
         let app = LoadGenerator(reporter: stack.reporter(for: OnboardingAnalytics.self))
         var latencies = [UInt64](repeating: 0, count: userData.count)
         var references = latencies
@@ -82,17 +69,44 @@ struct StackPhase {
                 apps[reporter].send(input.0, userData: input.1)
             }
         }
-        let drained = await stack.drain(timeout: 600)
-        let counters = stack.counters
-        await stack.close()
         let sent = latencies.count + breakdown.sent
-        guard drained.persisted, counters.persisted == sent else {
-            throw BenchError("full stack sends incomplete: \(counters.persisted) of \(sent) persisted")
-        }
+        try await Self.finish(stack, sent: sent)
         let referenceRatio = SendReference.medianRatio(of: latencies, over: references)
         latencies.sort()
         references.sort()
         guard reference.sink != 0 || userData.isEmpty else { throw BenchError("the send reference did no work") }
         return Figures(latencies: latencies, references: references, referenceRatio: referenceRatio, bytesPerEvent: (Double(StoredSize.fileBytes(storePath)) / Double(sent)).rounded(), stages: breakdown.stages)
+    }
+
+    /// Starts this phase's stack on a store and contract of its own named `name`, and waits
+    /// until it is ready; returns it and its store's path.
+    /// - Throws: ``BenchError`` when a stage (or the inspector, when asked for) is not on.
+    func start(name: String) async throws -> (stack: Analytics, storePath: String) {
+        let contractPath = directory.appendingPathComponent("\(name)-contract.json").path
+        try Data(contractJSON.utf8).write(to: URL(fileURLWithPath: contractPath))
+        let storePath = directory.appendingPathComponent("\(name).sqlite").path
+        var configuration = AnalyticsConfiguration.commandLine(storePath: storePath)
+        configuration.contractPath = contractPath
+        configuration.consentCategories = ["Marketing"]
+        configuration.batch = BatchConfiguration(maxQueueBytes: Benchmark.backlogByteBudget)
+        configuration.inspector = inspector ? .init() : nil
+        let stack = try Analytics(configuration: configuration)
+        await stack.ready()
+        guard !inspector || stack.inspectorURL != nil else { throw BenchError("the inspector did not start") }
+        guard stack.quality.validator != nil, !configuration.redaction.keys.isEmpty, configuration.duplicateWindow > 0 else {
+            throw BenchError("the full stack is not on: contract, redaction and duplicates must all be configured")
+        }
+        return (stack, storePath)
+    }
+
+    /// Drains and closes `stack`, which was sent `sent` events.
+    /// - Throws: ``BenchError`` when one of them did not reach the store.
+    static func finish(_ stack: Analytics, sent: Int) async throws {
+        let drained = await stack.drain(timeout: 600)
+        let counters = stack.counters
+        await stack.close()
+        guard drained.persisted, counters.persisted == sent else {
+            throw BenchError("full stack sends incomplete: \(counters.persisted) of \(sent) persisted")
+        }
     }
 }
