@@ -44,8 +44,7 @@ struct InspectorPhase {
         }
         try await StackPhase.finish(off, sent: userData.count)
         try await StackPhase.finish(on, sent: userData.count)
-        let ratio = SendReference.medianRatio(of: times[1], over: times[0])
-        let medians = times.map { $0.isEmpty ? 0 : $0.sorted()[$0.count / 2] }
-        return Figures(offMedian: medians[0], onMedian: medians[1], ratio: ratio)
+        return Figures(offMedian: Median.of(times[0], empty: 0), onMedian: Median.of(times[1], empty: 0),
+                       ratio: Median.ratio(of: times[1], over: times[0]))
     }
 }

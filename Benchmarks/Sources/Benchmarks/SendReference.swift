@@ -15,15 +15,6 @@ struct SendReference {
     /// What the work came to, kept so that the optimiser cannot drop it.
     private(set) var sink = 0
 
-    /// The median of `costs[i] / references[i]`, each send over the reference timed beside it
-    /// (pairs with a zero reference are left out; 0 when none is left). A ratio of two medians
-    /// would be thrown off when the host changes speed midway: each median could fall in
-    /// another mode.
-    static func medianRatio(of costs: [UInt64], over references: [UInt64]) -> Double {
-        let ratios = zip(costs, references).compactMap { $1 > 0 ? Double($0) / Double($1) : nil }.sorted()
-        return ratios.isEmpty ? 0 : ratios[ratios.count / 2]
-    }
-
     /// Does the reference work once on `userData`.
     @inline(never)
     mutating func run(_ userData: UserData) {

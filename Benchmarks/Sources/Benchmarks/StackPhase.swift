@@ -26,10 +26,10 @@ struct StackPhase {
     struct Figures {
         /// Each send's cost, sorted.
         let latencies: [UInt64]
-        /// The cost of the ``SendReference`` timed before each send, sorted.
-        let references: [UInt64]
+        /// The median cost of the ``SendReference`` timed before each send.
+        let referenceMedian: UInt64
         /// The median of each send's cost over the reference timed just before it
-        /// (``SendReference/medianRatio(of:over:)``).
+        /// (``Median/ratio(of:over:)``).
         let referenceRatio: Double
         /// The store's bytes per event after close.
         let bytesPerEvent: Double
@@ -71,11 +71,10 @@ struct StackPhase {
         }
         let sent = latencies.count + breakdown.sent
         try await Self.finish(stack, sent: sent)
-        let referenceRatio = SendReference.medianRatio(of: latencies, over: references)
+        let referenceRatio = Median.ratio(of: latencies, over: references)
         latencies.sort()
-        references.sort()
         guard reference.sink != 0 || userData.isEmpty else { throw BenchError("the send reference did no work") }
-        return Figures(latencies: latencies, references: references, referenceRatio: referenceRatio, bytesPerEvent: (Double(StoredSize.fileBytes(storePath)) / Double(sent)).rounded(), stages: breakdown.stages)
+        return Figures(latencies: latencies, referenceMedian: Median.of(references, empty: 0), referenceRatio: referenceRatio, bytesPerEvent: (Double(StoredSize.fileBytes(storePath)) / Double(sent)).rounded(), stages: breakdown.stages)
     }
 
     /// Starts this phase's stack on a store and contract of its own named `name`, and waits

@@ -56,7 +56,7 @@ public struct StageBreakdown<Feature: EventType> {
                 if reporter == reporters.count - 1, !receipts.isEmpty { sent += 1 }
             }
         }
-        let medians = samples.map { $0.isEmpty ? 0 : Int64($0.sorted()[$0.count / 2]) }
+        let medians = samples.map { Int64(Median.of($0, empty: 0)) }
         let costs = medians.indices.map { $0 == 0 ? medians[0] : medians[$0] - medians[$0 - 1] }
         let stages = zip(names, costs).map { Stage(name: $0, nanosecondsP50: UInt64(max(0, $1))) }
         return Measurement(stages: stages, sent: sent)

@@ -51,7 +51,7 @@ public enum StartupPhase {
             if let source { try copyStore(from: source, to: store) }
             samples.append(try ChildProcess.measure(arguments: ["bench", "--startup-probe", store], key: key))
         }
-        return samples.sorted()[samples.count / 2]
+        return Median.of(samples, empty: 0)
     }
 
     /// Copies the store at `source` and the files beside it (`-wal`, its journal folder, the

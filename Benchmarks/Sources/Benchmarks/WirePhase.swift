@@ -9,8 +9,7 @@ import Workload
 /// Bytes on the wire: hydrated events sent through the runtime with every data-quality stage
 /// on (as ``StackPhase`` starts it), delivered in the Segment format at the default batch size
 /// to a loopback collector, once with gzip (Segment's default) and once plain. Delivery is
-/// paused until every event is stored, so each request is a full batch. Delivery waits
-/// for the drain, so each request is a full batch.
+/// paused until every event is stored, so each request is a full batch.
 ///
 /// Bytes are request bodies as the collector received them (`Content-Length`), headers
 /// excluded. The compression time is the encoder's own, timed over the very bodies the plain run
